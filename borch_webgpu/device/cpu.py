@@ -1,0 +1,88 @@
+"""The ``cpu`` device: numpy arrays as storage, each op's numpy reference as its kernel.
+
+It runs everywhere (CPython and Pyodide) and follows the WebGPU device's storage rules
+(int64 held as int32, bool as u32), so both devices compute the same numbers.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+
+class CPUStorage:
+    __slots__ = ("array", "version", "__weakref__")
+
+    def __init__(self, array: np.ndarray):
+        self.array = array
+        self.version = [0]
+
+    @property
+    def backend(self):
+        return BACKEND
+
+    @property
+    def nbytes(self) -> int:
+        return self.array.nbytes
+
+
+def compute_np(d):
+    """The numpy dtype an op computes in for dtype d (bool computes as numpy bool)."""
+    return np.bool_ if d.name == "bool" else d.storage_np
+
+
+class CPUBackend:
+    name = "cpu"
+
+    def empty(self, numel: int, dtype) -> CPUStorage:
+        return CPUStorage(np.empty(numel, dtype=dtype.storage_np))
+
+    def from_numpy(self, arr: np.ndarray, dtype) -> CPUStorage:
+        return CPUStorage(np.ascontiguousarray(arr, dtype=dtype.storage_np).reshape(-1).copy())
+
+    def view(self, t) -> np.ndarray:
+        """A numpy view of tensor t (storage dtype); writes go to the tensor."""
+        a = t._storage.array
+        item = a.itemsize
+        return as_strided(a[t._offset:], shape=t._shape, strides=tuple(s * item for s in t._stride))
+
+    def to_numpy(self, t) -> np.ndarray:
+        return np.array(self.view(t), copy=True)
+
+    def write(self, t, values: np.ndarray) -> None:
+        """Copy values (broadcastable, any dtype) into the view of t."""
+        self.view(t)[...] = values
+
+    def elementwise(self, op, operands, C, R, shape, out_dtype=None) -> CPUStorage:
+        """Run an elementwise op: compute in C, the op returns R, the result is stored as out_dtype (R)."""
+        O = out_dtype or R
+        cnp = compute_np(C)
+        args = []
+        for x in operands:
+            if isinstance(x, (bool, int, float)):
+                args.append(np.asarray(x).astype(cnp))
+            else:
+                args.append(np.broadcast_to(self.view(x).astype(cnp, copy=False), shape))
+        with np.errstate(all="ignore"):
+            out = op.ref(*args)
+        out = np.broadcast_to(np.asarray(out), shape)
+        if O.name == "bool" and R.name != "bool":
+            out = out != 0
+        elif out.dtype.kind == "f" and O.category == 1:
+            out = _f2i(out)
+        return CPUStorage(np.ascontiguousarray(out.astype(O.storage_np)).reshape(-1))
+
+    def reduce(self, op, x, dims: tuple[int, ...], out_shape, C, R) -> CPUStorage:
+        v = self.view(x).astype(compute_np(C), copy=False)
+        with np.errstate(all="ignore"):
+            out = op.ref(v, dims)
+        out = np.asarray(out).astype(R.storage_np).reshape(out_shape)
+        return CPUStorage(np.ascontiguousarray(out).reshape(-1))
+
+
+def _f2i(a: np.ndarray) -> np.ndarray:
+    """float -> int32 as WGSL converts: toward zero, saturating, NaN -> 0."""
+    with np.errstate(invalid="ignore"):
+        return np.nan_to_num(np.clip(np.trunc(a), -2.0 ** 31, 2.0 ** 31 - 128), nan=0.0)
+
+
+BACKEND = CPUBackend()

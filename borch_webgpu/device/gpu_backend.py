@@ -1,0 +1,214 @@
+"""The ``webgpu`` device at the tensor level: storages over pooled GPU buffers, and the kernel
+families (elementwise, reduce) that ops are dispatched to."""
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from . import kernels
+from .webgpu import WG, groups_for, runtime
+
+MAX_RANK = 12
+
+
+class GPUStorage:
+    __slots__ = ("rt", "bid", "size", "nbytes", "version", "__weakref__")
+
+    def __init__(self, rt, nbytes: int):
+        self.rt = rt
+        self.nbytes = nbytes
+        self.bid, self.size = rt.alloc(max(nbytes, 4))
+        self.version = [0]
+
+    @property
+    def backend(self):
+        return backend()
+
+    def __del__(self):
+        try:
+            self.rt.release(self.bid, self.size)
+        except Exception:  # interpreter shutdown
+            pass
+
+
+def contiguous_strides(shape) -> tuple[int, ...]:
+    st, acc = [], 1
+    for s in reversed(shape):
+        st.append(acc)
+        acc *= s
+    return tuple(reversed(st))
+
+
+def broadcast_strides(t, shape) -> list[int]:
+    """t's strides seen in the broadcast output shape (0 on broadcast dims)."""
+    pad = len(shape) - len(t._shape)
+    out = [0] * pad
+    for s, st, o in zip(t._shape, t._stride, shape[pad:]):
+        out.append(0 if s == 1 and o != 1 else st)
+    return out
+
+
+def coalesce(shape, stride_lists):
+    """Merge adjacent dims that are contiguous in every operand; drop size-1 dims."""
+    dims = [(s, [sl[d] for sl in stride_lists]) for d, s in enumerate(shape) if s != 1]
+    out: list[tuple[int, list[int]]] = []
+    for s, sts in dims:
+        if out:
+            ps, psts = out[-1]
+            if all(p == c * s for p, c in zip(psts, sts)):
+                out[-1] = (ps * s, sts)
+                continue
+        out.append((s, sts))
+    return [s for s, _ in out], [[sts[k] for _, sts in out] for k in range(len(stride_lists))]
+
+
+def f32_bits(x: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def scalar_bits(x, C) -> int:
+    if C.wgsl in ("f32", "f16"):
+        return f32_bits(float(x))
+    return int(x) & 0xFFFFFFFF
+
+
+class GPUBackend:
+    name = "webgpu"
+
+    def __init__(self, rt):
+        self.rt = rt
+
+    def empty(self, numel: int, dtype) -> GPUStorage:
+        return GPUStorage(self.rt, numel * dtype.storage_np.itemsize)
+
+    def from_numpy(self, arr: np.ndarray, dtype) -> GPUStorage:
+        a = np.ascontiguousarray(arr, dtype=dtype.storage_np)
+        st = GPUStorage(self.rt, a.nbytes)
+        self.rt.write(st.bid, 0, a)  # a fresh buffer has no pending readers
+        return st
+
+    def _span(self, t):
+        item = t.dtype.storage_np.itemsize
+        if 0 in t._shape:
+            return 0, 0
+        last = sum((s - 1) * st for s, st in zip(t._shape, t._stride))
+        return t._offset * item, (last + 1) * item
+
+    def to_numpy(self, t, what: str = "reading a tensor") -> np.ndarray:
+        start, nbytes = self._span(t)
+        dt = t.dtype.storage_np
+        if nbytes == 0:
+            return np.zeros(t._shape, dtype=dt)
+        raw = np.frombuffer(self.rt.read(t._storage.bid, start, nbytes, what), dtype=dt)
+        return np.lib.stride_tricks.as_strided(raw, shape=t._shape, strides=tuple(s * dt.itemsize for s in t._stride)).copy()
+
+    async def to_numpy_async(self, t, what: str = "reading a tensor") -> np.ndarray:
+        start, nbytes = self._span(t)
+        dt = t.dtype.storage_np
+        if nbytes == 0:
+            return np.zeros(t._shape, dtype=dt)
+        raw = np.frombuffer(await self.rt.read_async(t._storage.bid, start, nbytes, what), dtype=dt)
+        return np.lib.stride_tricks.as_strided(raw, shape=t._shape, strides=tuple(s * dt.itemsize for s in t._stride)).copy()
+
+    # ---- kernel families ------------------------------------------------------------------------
+    def elementwise(self, op, operands, C, R, shape, out_dtype=None) -> GPUStorage:
+        """Run an elementwise op: compute in C, the op returns R, the result is stored as out_dtype (R)."""
+        O = out_dtype or R
+        numel = 1
+        for s in shape:
+            numel *= s
+        out = GPUStorage(self.rt, numel * O.storage_np.itemsize)
+        if numel == 0:
+            return out
+        cstr = contiguous_strides(shape)
+        kinds, types, bufs, offsets, scalars, strided = [], [], [out.bid], [0, 0, 0], [0, 0, 0], []
+        for k, x in enumerate(operands):
+            if isinstance(x, (bool, int, float)):
+                kinds.append("v")
+                types.append(C.wgsl)
+                scalars[k] = scalar_bits(x, C)
+                continue
+            bs = broadcast_strides(x, shape)
+            types.append(x.dtype.wgsl)
+            bufs.append(x._storage.bid)
+            offsets[k] = x._offset
+            if tuple(bs) == cstr:
+                kinds.append("c")
+            else:
+                kinds.append("s")
+                strided.append((k, bs))
+        rank, shp, sts = 0, [], []
+        if strided:
+            shp, merged = coalesce(shape, [bs for _, bs in strided])
+            rank = len(shp)
+            if rank > MAX_RANK:
+                raise NotImplementedError(f"{op.name}: tensors with more than {MAX_RANK} non-mergeable dims")
+            sts = merged
+        words = [0] * 60
+        words[0], words[1], words[2] = numel, rank, 0
+        words[3:6] = offsets
+        words[6:9] = scalars
+        words[12:12 + rank] = shp
+        for (k, _), st in zip(strided, sts):
+            words[24 + 12 * k:24 + 12 * k + rank] = st
+        kinds_t, types_t = tuple(kinds), tuple(types)
+        ob = O.name == "bool" and R.name != "bool"
+        key = ("ew", op.wgsl[0], op.wgsl[1], C.wgsl, R.wgsl, O.wgsl, ob, kinds_t, types_t)
+        pipe = self.rt.pipeline(key, lambda: kernels.elementwise_source(op.wgsl[0], op.wgsl[1], C.wgsl, R.wgsl,
+                                                                           O.wgsl, ob, kinds_t, types_t),
+                                "w" + "r" * (len(bufs) - 1))
+        self.rt.dispatch(pipe, tuple(bufs), words, groups_for(numel))
+        return out
+
+    def reduce(self, op, x, dims: tuple[int, ...], out_shape, C, R) -> GPUStorage:
+        kept = [d for d in range(len(x._shape)) if d not in dims]
+        M = 1
+        for d in kept:
+            M *= x._shape[d]
+        K = 1
+        for d in dims:
+            K *= x._shape[d]
+        out = GPUStorage(self.rt, max(M, 1) * R.storage_np.itemsize)
+        if M == 0:
+            return out
+        kshape, (kstr,) = coalesce([x._shape[d] for d in kept], [[x._stride[d] for d in kept]])
+        rshape, (rstr,) = coalesce([x._shape[d] for d in dims], [[x._stride[d] for d in dims]])
+        if len(kshape) > MAX_RANK or len(rshape) > MAX_RANK:
+            raise NotImplementedError(f"{op.name}: tensors with more than {MAX_RANK} non-mergeable dims")
+        words = [0] * 60
+        words[0], words[1], words[2], words[3], words[4], words[5] = M, K, len(kshape), len(rshape), x._offset, 0
+        words[12:12 + len(kshape)] = kshape
+        words[24:24 + len(kstr)] = kstr
+        words[36:36 + len(rshape)] = rshape
+        words[48:48 + len(rstr)] = rstr
+        in_t, file, block = x.dtype.wgsl, op.wgsl[0], op.wgsl[1]
+
+        def pipe(mode, in_type):
+            key = ("red", file, block, C.wgsl, R.wgsl, in_type, mode)
+            return self.rt.pipeline(key, lambda: kernels.reduce_source(file, block, C.wgsl, R.wgsl, in_type,
+                                                                       R.wgsl, mode), "wr")
+
+        if K <= 64 or (M >= 2048 and K <= 1024):
+            self.rt.dispatch(pipe(1, in_t), (out.bid, x._storage.bid), words, groups_for(M))
+        elif M >= 64 or K <= 8192:
+            self.rt.dispatch(pipe(0, in_t), (out.bid, x._storage.bid), words, M)
+        else:
+            G = min(1024, groups_for(K, 4 * WG))
+            chunk = groups_for(K, G)
+            G = groups_for(K, chunk)
+            words[6], words[7] = chunk, G
+            part = GPUStorage(self.rt, M * G * 4 * op.state_words)
+            self.rt.dispatch(pipe(2, in_t), (part.bid, x._storage.bid), words, M * G)
+            self.rt.dispatch(pipe(3, "S"), (out.bid, part.bid), words, M)
+        return out
+
+
+_backend: GPUBackend | None = None
+
+
+def backend() -> GPUBackend:
+    global _backend
+    if _backend is None:
+        _backend = GPUBackend(runtime())
+    return _backend

@@ -1,0 +1,86 @@
+"""WGSL sources: the skeletons and op blocks in borch_webgpu/wgsl/, and the code that fills them.
+
+A kernel is identified by its key: (family, op, types, flags). Sizes never enter a key; they
+travel in the uniform block, so one pipeline serves every shape.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+
+_BLOCK = re.compile(r"^//@(op|mode) (\S+)\s*$", re.M)
+
+
+@functools.lru_cache(maxsize=None)
+def wgsl_file(name: str) -> str:
+    return resources.files("borch_webgpu").joinpath("wgsl", name).read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=None)
+def blocks(name: str) -> tuple[str, dict[str, str]]:
+    """Split a .wgsl file into its head and its ``//@op name`` / ``//@mode n`` blocks."""
+    text = wgsl_file(name)
+    parts = _BLOCK.split(text)
+    head, out = parts[0], {}
+    for i in range(1, len(parts), 3):
+        out[parts[i + 1]] = parts[i + 2].strip() + "\n"
+    return head, out
+
+
+def op_block(file: str, op: str) -> str:
+    try:
+        return blocks(file)[1][op]
+    except KeyError:
+        raise KeyError(f"no //@op {op} block in wgsl/{file}") from None
+
+
+def fill(template: str, **slots: str) -> str:
+    for k, v in slots.items():
+        template = template.replace("{{" + k + "}}", v)
+    if "{{" in template:
+        raise ValueError("unfilled WGSL slot: " + template[template.index("{{"):][:40])
+    return template
+
+
+def _cast(to: str, frm: str) -> str:
+    return "" if to == frm else to
+
+
+def elementwise_source(file: str, op: str, C: str, R: str, out_t: str, out_bool: bool, kinds: tuple[str, ...],
+                       in_types: tuple[str, ...]) -> str:
+    """kinds[k]: 's' strided, 'c' contiguous same-shape, 'v' scalar value in the uniform block.
+    C: compute type, R: the op's return type, out_t: the stored type (out_bool: stored as 0/1)."""
+    buffers, loads, args = [], [], []
+    binding = 2
+    for k, (kind, t) in enumerate(zip(kinds, in_types)):
+        if kind == "v":
+            bits = {"f32": "f32", "f16": "f32", "i32": "i32", "u32": "u32"}[C]
+            loads.append(f"fn load{k}(i: u32) -> C {{ return C(bitcast<{bits}>(pu({6 + k}u))); }}")
+        else:
+            buffers.append(f"@group(0) @binding({binding}) var<storage, read> in{k}: array<{t}>;")
+            binding += 1
+            idx = f"pu({3 + k}u) + i" if kind == "c" else f"strided(i, {k}u)"
+            loads.append(f"fn load{k}(i: u32) -> C {{ return C(in{k}[{idx}]); }}")
+        args.append(f"load{k}(i)")
+    call = f"op({', '.join(args)})"
+    if out_bool and R in ("f32", "f16"):
+        # nonzero by bit pattern: NaN must become True, and WGSL compilers may assume no NaNs
+        store = f"u32((bitcast<u32>(f32({call})) & 0x7fffffffu) != 0u)"
+    elif out_bool and R != "u32":
+        store = f"u32({call} != R(0))"
+    else:
+        store = call if out_t == R else f"{out_t}({call})"
+    return fill(wgsl_file("elementwise.wgsl"), C=C, R=R, RS=out_t, BUFFERS="\n".join(buffers),
+                LOADS="\n".join(loads), OP=op_block(file, op), STORE=store)
+
+
+def reduce_source(file: str, op: str, C: str, R: str, in_t: str, out_t: str, mode: int) -> str:
+    head, modes = blocks("reduce.wgsl")
+    if mode == 3:
+        in_decl, load_fn = "S", ""
+    else:
+        in_decl, load_fn = in_t, f"fn load(base: u32, j: u32) -> C {{ return C(x[base + red_off(j)]); }}"
+    out_decl = "S" if mode == 2 else out_t
+    return fill(head + modes[str(mode)], C=C, R=R, OP=op_block(file, op), OUT_T=out_decl, IN_T=in_decl,
+                LOAD_FN=load_fn, OUT_CAST=out_t)

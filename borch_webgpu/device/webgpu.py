@@ -1,0 +1,291 @@
+"""The WebGPU device, Python side: buffers, pipelines, bind groups, the command stream, readback.
+
+Everything here is plain data (integer ids and lists of words) so that a recorded stream can be
+replayed: Python decides every id; js/gpu.js executes streams. Per dispatch nothing crosses to
+JavaScript: the dispatch, its bind group (when new) and its uniform block are appended to the
+pending stream, which one ``flush`` call submits as a single compute pass.
+
+Buffers come from a size-bucketed pool. A buffer released while its uses are still pending
+returns to the pool only after the flush that submits them, so a pooled buffer never has
+unsubmitted readers when it is written again; buffers are destroyed only after the queue has
+finished the work that used them (js/gpu.js waits on onSubmittedWorkDone).
+"""
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+
+import numpy as np
+
+from . import _ffi, kernels
+
+CMD_BINDGROUP, CMD_DISPATCH, CMD_FREE_BINDGROUP = 1, 2, 3
+SLOT_WORDS = 64            # 256-byte uniform block per dispatch
+UNIFORM_SLOTS = 4096       # dispatches per flush at most
+MAX_BINDGROUPS = 4096
+WG = 256                   # threads per workgroup in every 1-D kernel
+
+
+def bucket(nbytes: int) -> int:
+    """Pool size class: at least 256 bytes, at most 1/8 above the request."""
+    n = max(256, (nbytes + 3) & ~3)
+    step = 1 << max(8, n.bit_length() - 4)
+    return (n + step - 1) // step * step
+
+
+class GPUError(RuntimeError):
+    pass
+
+
+class Runtime:
+    def __init__(self, js, info: dict):
+        self.js = js
+        self.adapter = info["info"]
+        self.features = set(info["features"])
+        self.limits = info["limits"]
+        self.max_groups = int(self.limits["maxComputeWorkgroupsPerDimension"])
+        self.max_binding = int(self.limits["maxStorageBufferBindingSize"])
+        self.max_buffer = int(self.limits["maxBufferSize"])
+        self.cmds: list[int] = []
+        self.slots: list[list[int]] = []
+        self.uniform_host = np.zeros((UNIFORM_SLOTS, SLOT_WORDS), dtype=np.uint32)
+        self.next_buffer = 0
+        self.pool: dict[int, list[int]] = {}
+        self.pending_free: list[tuple[int, int]] = []
+        self.pending_free_bytes = 0
+        self.live_bytes = 0
+        self.peak_bytes = 0
+        self.pooled_bytes = 0
+        self.layouts: dict[str, int] = {}
+        self.pipelines: dict[tuple, tuple[int, int]] = {}
+        self.bindgroups: OrderedDict[tuple, int] = OrderedDict()
+        self.buffer_bindgroups: dict[int, list[tuple]] = {}
+        self.free_bg_ids: list[int] = []
+        self.next_bg = 0
+        self.dispatches = 0
+
+    # ---- JS calls (each one is a Python->JS crossing, counted) ---------------------------
+    def _call(self, name: str, *args):
+        _ffi.calls += 1
+        return getattr(self.js, name)(*args)
+
+    # ---- buffers ----------------------------------------------------------------------------
+    def alloc(self, nbytes: int) -> tuple[int, int]:
+        size = bucket(nbytes)
+        if size > self.max_buffer:
+            raise RuntimeError(f"WebGPU out of memory: a tensor of {nbytes} bytes exceeds this adapter's "
+                               f"maxBufferSize ({self.max_buffer} bytes)")
+        free = self.pool.get(size)
+        if free:
+            bid = free.pop()
+            self.pooled_bytes -= size
+        else:
+            if self.pending_free_bytes > (256 << 20):
+                self.flush()  # recycle what pending work has released before growing
+                return self.alloc(nbytes)
+            bid = self.next_buffer
+            self.next_buffer += 1
+            self._call("createBuffer", bid, size)
+        self.live_bytes += size
+        self.peak_bytes = max(self.peak_bytes, self.live_bytes)
+        return bid, size
+
+    def release(self, bid: int, size: int) -> None:
+        self.live_bytes -= size
+        self.pending_free.append((bid, size))
+        self.pending_free_bytes += size
+
+    def empty_cache(self) -> None:
+        """Destroy every pooled buffer (PyTorch's torch.cuda.empty_cache)."""
+        self.flush()
+        for size, ids in self.pool.items():
+            for bid in ids:
+                self._drop_bindgroups(bid)
+                self._call("destroyBuffer", bid)
+            self.pooled_bytes -= size * len(ids)
+        self.pool.clear()
+
+    def write(self, bid: int, byte_offset: int, data: np.ndarray) -> None:
+        raw = np.ascontiguousarray(data).view(np.uint8).reshape(-1)
+        if raw.nbytes % 4:
+            raw = np.concatenate([raw, np.zeros(4 - raw.nbytes % 4, np.uint8)])
+        if raw.nbytes:
+            self._call("write", bid, byte_offset, raw)
+
+    def read(self, bid: int, byte_offset: int, nbytes: int, what: str) -> bytes:
+        self.flush()
+        promise = self._call("read", bid, byte_offset, nbytes)
+        try:
+            data = _ffi.wait(promise, what)
+        except _ffi.BlockingNotAvailable:
+            raise
+        except Exception as err:  # a JS error: turn it into a Python one naming what we did
+            if _ffi.is_js_error(err):
+                raise GPUError(f"{what}: reading back from the GPU failed: {err}") from None
+            raise
+        self.check_errors(what)
+        return _ffi.as_py_bytes(data)
+
+    async def read_async(self, bid: int, byte_offset: int, nbytes: int, what: str) -> bytes:
+        self.flush()
+        data = await self._call("read", bid, byte_offset, nbytes)
+        self.check_errors(what)
+        return _ffi.as_py_bytes(data)
+
+    def check_errors(self, what: str) -> None:
+        errs = str(self._call("takeErrors"))
+        if errs:
+            raise GPUError(f"{what}: the GPU reported an error: {errs}")
+
+    # ---- pipelines ------------------------------------------------------------------------------
+    def layout(self, mask: str) -> int:
+        lid = self.layouts.get(mask)
+        if lid is None:
+            lid = self.layouts[mask] = len(self.layouts)
+            self._call("createLayout", lid, mask)
+        return lid
+
+    def pipeline(self, key: tuple, source_fn, mask: str) -> tuple[int, int]:
+        """(pipeline id, layout id) for a kernel key; the WGSL is built on first use only."""
+        hit = self.pipelines.get(key)
+        if hit is not None:
+            return hit
+        lid = self.layout(mask)
+        pid = len(self.pipelines)
+        code = source_fn()
+        promise = self._call("createPipeline", pid, code, lid)
+        if _ffi.can_block():
+            err = str(_ffi.wait(promise, "compiling a WGSL kernel"))
+            if err:
+                raise GPUError(f"WGSL kernel {key} failed to compile:\n{err}\n--- source ---\n{code}")
+        self.pipelines[key] = (pid, lid)
+        return pid, lid
+
+    # ---- bind groups ----------------------------------------------------------------------------
+    def bindgroup(self, lid: int, buffers: tuple[int, ...]) -> int:
+        key = (lid, buffers)
+        bg = self.bindgroups.get(key)
+        if bg is not None:
+            self.bindgroups.move_to_end(key)
+            return bg
+        if len(self.bindgroups) >= MAX_BINDGROUPS:
+            old_key, old = self.bindgroups.popitem(last=False)
+            self.cmds += (CMD_FREE_BINDGROUP, old)
+            self.free_bg_ids.append(old)
+            for b in old_key[1]:
+                lst = self.buffer_bindgroups.get(b)
+                if lst is not None and old_key in lst:
+                    lst.remove(old_key)
+        if self.free_bg_ids:
+            bg = self.free_bg_ids.pop()
+        else:
+            bg = self.next_bg
+            self.next_bg += 1
+        self.bindgroups[key] = bg
+        for b in set(buffers):
+            self.buffer_bindgroups.setdefault(b, []).append(key)
+        self.cmds += (CMD_BINDGROUP, bg, lid, len(buffers), *buffers)
+        return bg
+
+    def _drop_bindgroups(self, bid: int) -> None:
+        for key in self.buffer_bindgroups.pop(bid, ()):
+            bg = self.bindgroups.pop(key, None)
+            if bg is not None:
+                self.cmds += (CMD_FREE_BINDGROUP, bg)
+                self.free_bg_ids.append(bg)
+
+    # ---- dispatch -------------------------------------------------------------------------------
+    def dispatch(self, pipe: tuple[int, int], buffers: tuple[int, ...], params: list[int], groups: int) -> None:
+        """Record one dispatch of `groups` workgroups (spread over x and y past the per-dim limit)."""
+        if groups <= 0:
+            return
+        if len(self.slots) >= UNIFORM_SLOTS:
+            self.flush()
+        pid, lid = pipe
+        bg = self.bindgroup(lid, buffers)
+        gx = groups if groups <= self.max_groups else self.max_groups
+        gy = (groups + gx - 1) // gx
+        self.cmds += (CMD_DISPATCH, pid, bg, len(self.slots), gx, gy, 1)
+        self.slots.append(params)
+        self.dispatches += 1
+
+    def flush(self) -> None:
+        if self.cmds:
+            n = len(self.slots)
+            u = self.uniform_host
+            for i, words in enumerate(self.slots):
+                u[i, :len(words)] = words
+            self._call("flush", np.asarray(self.cmds, dtype=np.int32), u[:max(n, 1)], n)
+            self.cmds = []
+            self.slots = []
+        if self.pending_free:
+            for bid, size in self.pending_free:
+                self.pool.setdefault(size, []).append(bid)
+                self.pooled_bytes += size
+            self.pending_free = []
+            self.pending_free_bytes = 0
+
+    def stats(self) -> dict:
+        out = json.loads(str(self._call("stats")))
+        out.update(pipelines=len(self.pipelines), live_bytes=self.live_bytes, peak_bytes=self.peak_bytes,
+                   pooled_bytes=self.pooled_bytes, js_calls=_ffi.calls, dispatches_recorded=self.dispatches)
+        return out
+
+
+_runtime: Runtime | None = None
+_unavailable: str | None = None
+
+
+async def init_async() -> Runtime | None:
+    """Start the WebGPU device (async: call it from JS boot code or with ``await``)."""
+    global _runtime, _unavailable
+    if _runtime is not None or _unavailable is not None:
+        return _runtime
+    js = _ffi.load_backend()
+    info = json.loads(str(await js.init(UNIFORM_SLOTS)))
+    if not info["ok"]:
+        _unavailable = info["reason"]
+        return None
+    _runtime = Runtime(js, info)
+    return _runtime
+
+
+def runtime() -> Runtime:
+    """The started runtime; starts it by blocking when it was not started by the boot code."""
+    global _runtime, _unavailable
+    if _runtime is not None:
+        return _runtime
+    if _unavailable is None:
+        if not _ffi.IN_BROWSER:
+            _unavailable = "not running in a browser (Pyodide); use device='cpu'"
+        else:
+            js = _ffi.load_backend()
+            info = json.loads(str(_ffi.wait(js.init(UNIFORM_SLOTS), "starting WebGPU")))
+            if info["ok"]:
+                _runtime = Runtime(js, info)
+                return _runtime
+            _unavailable = info["reason"]
+    raise RuntimeError(f"WebGPU is not available: {_unavailable}")
+
+
+def available() -> bool:
+    if _runtime is not None:
+        return True
+    if not _ffi.IN_BROWSER or _unavailable is not None:
+        return False
+    try:
+        runtime()
+        return True
+    except RuntimeError:
+        return False
+
+
+def unavailable_reason() -> str | None:
+    return _unavailable
+
+
+def groups_for(n: int, per_group: int = WG) -> int:
+    return (n + per_group - 1) // per_group
+
+
+__all__ = ["Runtime", "runtime", "init_async", "available", "kernels", "GPUError"]

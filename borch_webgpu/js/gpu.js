@@ -1,0 +1,217 @@
+// The JavaScript half of borch_webgpu's WebGPU device. borch_webgpu/device/_ffi.py evaluates
+// this file with pyodide.code.run_js; its value is the backend object below. Python owns every
+// decision (which buffer, which pipeline, which bind group); this side only turns integer
+// command streams into WebGPU calls, so that one Python->JS crossing carries many dispatches.
+(() => {
+  const CMD_BINDGROUP = 1;      // id, layoutId, nBuffers, bufferIds...
+  const CMD_DISPATCH = 2;       // pipelineId, bindGroupId, uniformSlot, x, y, z
+  const CMD_FREE_BINDGROUP = 3; // id
+  const SLOT_BYTES = 256;       // one dispatch's uniform block (= minUniformBufferOffsetAlignment)
+
+  const S = {
+    adapter: null, device: null, info: null, features: [], limits: {},
+    buffers: [], bindGroups: [], pipelines: [], layouts: [],
+    uniform: null, uniformSlots: 0,
+    errors: [], lost: null,
+    staging: [],
+    toDestroy: [],
+    stats: { flushes: 0, dispatches: 0, bindGroupsCreated: 0, submits: 0, buffersCreated: 0, pipelinesCreated: 0 },
+  };
+
+  const usageStorage = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
+
+  async function init(uniformSlots) {
+    const gpu = globalThis.navigator && globalThis.navigator.gpu;
+    if (!gpu) {
+      return JSON.stringify({ ok: false, reason: "navigator.gpu is missing: this browser has no WebGPU, or it is switched off" });
+    }
+    let adapter = null;
+    try {
+      adapter = await gpu.requestAdapter({ powerPreference: "high-performance" });
+    } catch (e) {
+      return JSON.stringify({ ok: false, reason: "requestAdapter failed: " + e });
+    }
+    if (!adapter) {
+      return JSON.stringify({ ok: false, reason: "navigator.gpu.requestAdapter() returned null: no usable GPU adapter" });
+    }
+    let info = adapter.info;
+    if (!info && adapter.requestAdapterInfo) info = await adapter.requestAdapterInfo();
+    info = info || {};
+    const features = [];
+    for (const f of ["shader-f16", "timestamp-query", "subgroups"]) if (adapter.features.has(f)) features.push(f);
+    const L = adapter.limits;
+    const requiredLimits = {
+      maxStorageBufferBindingSize: L.maxStorageBufferBindingSize,
+      maxBufferSize: L.maxBufferSize,
+      maxStorageBuffersPerShaderStage: L.maxStorageBuffersPerShaderStage,
+      maxComputeWorkgroupStorageSize: L.maxComputeWorkgroupStorageSize,
+      maxComputeInvocationsPerWorkgroup: L.maxComputeInvocationsPerWorkgroup,
+      maxComputeWorkgroupSizeX: L.maxComputeWorkgroupSizeX,
+      maxComputeWorkgroupSizeY: L.maxComputeWorkgroupSizeY,
+    };
+    let device;
+    try {
+      device = await adapter.requestDevice({ requiredFeatures: features, requiredLimits });
+    } catch (e) {
+      return JSON.stringify({ ok: false, reason: "requestDevice failed: " + e });
+    }
+    device.addEventListener("uncapturederror", (ev) => { S.errors.push(String(ev.error && ev.error.message || ev.error)); });
+    device.lost.then((i) => { S.lost = `${i.reason}: ${i.message}`; });
+    S.adapter = adapter;
+    S.device = device;
+    S.features = features;
+    S.uniformSlots = uniformSlots;
+    S.uniform = device.createBuffer({ size: uniformSlots * SLOT_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    const DL = device.limits;
+    S.limits = {
+      maxStorageBufferBindingSize: DL.maxStorageBufferBindingSize,
+      maxBufferSize: DL.maxBufferSize,
+      maxComputeWorkgroupsPerDimension: DL.maxComputeWorkgroupsPerDimension,
+      maxComputeWorkgroupStorageSize: DL.maxComputeWorkgroupStorageSize,
+      maxComputeInvocationsPerWorkgroup: DL.maxComputeInvocationsPerWorkgroup,
+      maxStorageBuffersPerShaderStage: DL.maxStorageBuffersPerShaderStage,
+    };
+    S.info = {
+      vendor: info.vendor || "", architecture: info.architecture || "", device: info.device || "",
+      description: info.description || "",
+    };
+    return JSON.stringify({ ok: true, info: S.info, features, limits: S.limits });
+  }
+
+  function createLayout(id, mask) {
+    // mask: one character per storage binding after the uniform: 'r' read-only, 'w' read-write
+    const entries = [{ binding: 0, visibility: GPUShaderStage.COMPUTE, buffer: { type: "uniform", hasDynamicOffset: true, minBindingSize: SLOT_BYTES } }];
+    for (let i = 0; i < mask.length; i++) {
+      entries.push({ binding: i + 1, visibility: GPUShaderStage.COMPUTE,
+        buffer: { type: mask[i] === "r" ? "read-only-storage" : "storage" } });
+    }
+    const bgl = S.device.createBindGroupLayout({ entries });
+    S.layouts[id] = { bgl, pl: S.device.createPipelineLayout({ bindGroupLayouts: [bgl] }) };
+  }
+
+  // Returns a promise of "" or the compiler's messages; Python waits on it when it can block.
+  function createPipeline(id, code, layoutId) {
+    const dev = S.device;
+    dev.pushErrorScope("validation");
+    const module = dev.createShaderModule({ code });
+    S.pipelines[id] = dev.createComputePipeline({ layout: S.layouts[layoutId].pl, compute: { module, entryPoint: "main" } });
+    S.stats.pipelinesCreated++;
+    return dev.popErrorScope().then(async (err) => {
+      if (!err) return "";
+      let msgs = "";
+      try {
+        const ci = await module.getCompilationInfo();
+        msgs = ci.messages.map((m) => `${m.type} at line ${m.lineNum}:${m.linePos}: ${m.message}`).join("\n");
+      } catch (e) { /* older implementations */ }
+      return String(err.message) + (msgs ? "\n" + msgs : "");
+    });
+  }
+
+  function createBuffer(id, size) {
+    S.device.pushErrorScope("out-of-memory");
+    S.buffers[id] = S.device.createBuffer({ size, usage: usageStorage() });
+    S.stats.buffersCreated++;
+    S.device.popErrorScope().then((e) => { if (e) S.errors.push("out of GPU memory creating a buffer of " + size + " bytes"); });
+  }
+
+  function destroyBuffer(id) {
+    // Destroyed only once the queue has finished the work submitted so far, which may use it.
+    const b = S.buffers[id];
+    S.buffers[id] = undefined;
+    if (!b) return;
+    S.toDestroy.push(b);
+    if (S.toDestroy.length === 1) {
+      S.device.queue.onSubmittedWorkDone().then(() => { const l = S.toDestroy; S.toDestroy = []; for (const x of l) x.destroy(); });
+    }
+  }
+
+  function withBytes(proxy, fn) {
+    // proxy: a Python buffer (numpy array, bytes, memoryview) seen through Pyodide's PyProxy
+    const pb = proxy.getBuffer("u8");
+    try { return fn(pb.data); } finally { pb.release(); }
+  }
+
+  function write(id, byteOffset, proxy) {
+    withBytes(proxy, (u8) => S.device.queue.writeBuffer(S.buffers[id], byteOffset, u8.buffer, u8.byteOffset, u8.byteLength));
+  }
+
+  function flush(cmdProxy, uniformProxy, nSlots) {
+    const dev = S.device;
+    if (nSlots > 0) {
+      withBytes(uniformProxy, (u8) => dev.queue.writeBuffer(S.uniform, 0, u8.buffer, u8.byteOffset, nSlots * SLOT_BYTES));
+    }
+    const pb = cmdProxy.getBuffer("i32");
+    const c = pb.data;
+    let enc = null, pass = null, dispatches = 0;
+    try {
+      for (let i = 0; i < c.length;) {
+        const op = c[i];
+        if (op === CMD_DISPATCH) {
+          if (!pass) { enc = enc || dev.createCommandEncoder(); pass = enc.beginComputePass(); }
+          pass.setPipeline(S.pipelines[c[i + 1]]);
+          pass.setBindGroup(0, S.bindGroups[c[i + 2]], [c[i + 3] * SLOT_BYTES]);
+          pass.dispatchWorkgroups(c[i + 4], c[i + 5], c[i + 6]);
+          dispatches++;
+          i += 7;
+        } else if (op === CMD_BINDGROUP) {
+          const id = c[i + 1], layout = S.layouts[c[i + 2]], n = c[i + 3];
+          const entries = [{ binding: 0, resource: { buffer: S.uniform, offset: 0, size: SLOT_BYTES } }];
+          for (let k = 0; k < n; k++) entries.push({ binding: k + 1, resource: { buffer: S.buffers[c[i + 4 + k]] } });
+          S.bindGroups[id] = dev.createBindGroup({ layout: layout.bgl, entries });
+          S.stats.bindGroupsCreated++;
+          i += 4 + n;
+        } else if (op === CMD_FREE_BINDGROUP) {
+          S.bindGroups[c[i + 1]] = undefined;
+          i += 2;
+        } else {
+          throw new Error("borch_webgpu: bad command " + op + " at " + i);
+        }
+      }
+    } finally {
+      pb.release();
+    }
+    if (pass) pass.end();
+    if (enc) { dev.queue.submit([enc.finish()]); S.stats.submits++; }
+    S.stats.flushes++;
+    S.stats.dispatches += dispatches;
+  }
+
+  function stagingBuffer(size) {
+    for (let i = 0; i < S.staging.length; i++) {
+      if (S.staging[i].size >= size) return S.staging.splice(i, 1)[0];
+    }
+    return S.device.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+  }
+
+  // Copies nbytes from a storage buffer into a fresh Uint8Array (after everything flushed so far).
+  async function read(id, byteOffset, nbytes) {
+    const dev = S.device;
+    const start = byteOffset & ~3, end = (byteOffset + nbytes + 3) & ~3, size = Math.max(4, end - start);
+    const st = stagingBuffer(size);
+    const enc = dev.createCommandEncoder();
+    enc.copyBufferToBuffer(S.buffers[id], start, st, 0, size);
+    dev.queue.submit([enc.finish()]);
+    S.stats.submits++;
+    await st.mapAsync(GPUMapMode.READ, 0, size);
+    const out = new Uint8Array(st.getMappedRange(0, size).slice(byteOffset - start, byteOffset - start + nbytes));
+    st.unmap();
+    if (S.staging.length < 8 && size <= (64 << 20)) S.staging.push(st); else st.destroy();
+    return out;
+  }
+
+  async function sync() {
+    await S.device.queue.onSubmittedWorkDone();
+  }
+
+  function takeErrors() {
+    const e = S.errors;
+    S.errors = [];
+    if (S.lost) e.push("GPU device lost: " + S.lost);
+    return e.join("\n");
+  }
+
+  function stats() { return JSON.stringify(S.stats); }
+
+  return { init, createLayout, createPipeline, createBuffer, destroyBuffer, write, flush, read, sync, takeErrors, stats,
+           state: S };
+})()

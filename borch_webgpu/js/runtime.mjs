@@ -1,0 +1,89 @@
+// Boots Pyodide with numpy and borch_webgpu and starts the WebGPU device. Used by every page
+// (landing, runner, playground worker, lessons) and by the Node runner; everything comes from
+// URLs on our own origin (or local paths under Node).
+
+const RUN_MAIN = `
+import sys, runpy, traceback
+
+def _borch_run_main(path, argv):
+    import os
+    sys.argv = [path] + list(argv)
+    sys.path.insert(0, os.path.dirname(path))
+    code = 0
+    try:
+        runpy.run_path(path, run_name="__main__")
+    except SystemExit as e:
+        if e.code is None:
+            code = 0
+        elif isinstance(e.code, int):
+            code = e.code
+        else:
+            print(e.code, file=sys.stderr)
+            code = 1
+    except BaseException as e:
+        tb = e.__traceback__
+        # drop the frames of this wrapper and runpy: the user sees their own file first
+        while tb is not None and tb.tb_frame.f_code.co_filename != path:
+            tb = tb.tb_next
+        traceback.print_exception(type(e), e, tb if tb is not None else e.__traceback__)
+        code = 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    return code
+`;
+
+function streamWriter(cb) {
+  const dec = new TextDecoder();
+  return {
+    write: (buf) => { cb(dec.decode(buf, { stream: true })); return buf.length; },
+  };
+}
+
+// opts: { indexURL, wheelURL, onStdout(text), onStderr(text), and optionally loadPyodide,
+//         packages (default: numpy and the wheel), beforePackages(pyodide) }
+export async function boot(opts) {
+  const t0 = performance.now();
+  let loadPyodide = opts.loadPyodide;
+  if (!loadPyodide) ({ loadPyodide } = await import(opts.indexURL + "pyodide.mjs"));
+  const pyodide = await loadPyodide({ indexURL: opts.indexURL, fullStdLib: false });
+  const tPyodide = performance.now();
+  if (opts.onStdout) pyodide.setStdout(streamWriter(opts.onStdout));
+  if (opts.onStderr) pyodide.setStderr(streamWriter(opts.onStderr));
+  if (opts.beforePackages) await opts.beforePackages(pyodide);
+  await pyodide.loadPackage(opts.packages || ["numpy", opts.wheelURL], { messageCallback: () => {}, errorCallback: (m) => opts.onStderr && opts.onStderr(m + "\n") });
+  const tPackages = performance.now();
+  const gpuJSON = await pyodide.runPythonAsync(`
+import json, borch_webgpu
+from borch_webgpu import webgpu as _w
+json.dumps({"available": await _w.init_async(),
+            "adapter": _w.adapter_info() if _w.is_available() else None,
+            "reason": None if _w.is_available() else __import__("borch_webgpu.device.webgpu", fromlist=["x"]).unavailable_reason(),
+            "version": borch_webgpu.__version__})
+`);
+  pyodide.runPython(RUN_MAIN);
+  const tDone = performance.now();
+  const gpu = JSON.parse(gpuJSON);
+  return {
+    pyodide, gpu,
+    timings: { pyodideMs: tPyodide - t0, packagesMs: tPackages - tPyodide, gpuMs: tDone - tPackages, totalMs: tDone - t0 },
+  };
+}
+
+// Runs a script file's text as __main__; returns its exit code (tracebacks go to stderr).
+export async function runScript(pyodide, source, path, argv) {
+  const dir = path.substring(0, path.lastIndexOf("/")) || "/";
+  pyodide.FS.mkdirTree(dir);
+  pyodide.FS.writeFile(path, source);
+  pyodide.globals.set("_borch_path", path);
+  pyodide.globals.set("_borch_argv", pyodide.toPy(argv || []));
+  // runPythonAsync runs on a stack that can block (run_sync), so .item() and print(t) work
+  return await pyodide.runPythonAsync("_borch_run_main(_borch_path, _borch_argv)");
+}
+
+export function describeAdapter(gpu) {
+  if (!gpu.available) return `no WebGPU (${gpu.reason}); tensors run on the cpu device (numpy)`;
+  const a = gpu.adapter;
+  const name = [a.vendor, a.architecture, a.device, a.description].filter(Boolean).join(" / ");
+  return a.is_software ? `${name} - software renderer (SwiftShader, runs on the CPU)` : name;
+}

@@ -1,0 +1,275 @@
+"""Tensor creation: tensor, as_tensor, from_numpy, zeros, ones, full, empty, arange, *_like."""
+from __future__ import annotations
+
+import builtins
+import math
+import numbers
+
+import numpy as np
+
+from .. import _dtype
+from ..device import backend_for, canonical
+from ..tensor import Tensor
+from ._registry import OpDef, register
+
+__all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
+           "zeros_like", "ones_like", "full_like", "empty_like"]
+
+INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+
+FILL = register(OpDef("fill", "unary", ("ops_unary.wgsl", "copy"), lambda a: a, tol=(0, 0),
+                      doc="fill a new tensor with one value (zeros, ones, full)"))
+COPY = register(OpDef("_to_copy", "unary", ("ops_unary.wgsl", "copy"), lambda a: a, tol=(0, 0),
+                      doc="copy with a dtype conversion (Tensor.to, .float(), .int(), ...)"))
+
+
+def _shape_arg(op: str, size) -> tuple[int, ...]:
+    if not size:
+        raise TypeError(f"{op}() missing 1 required positional arguments: \"size\"")
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    out = []
+    for s in size:
+        if isinstance(s, Tensor):
+            s = s.item()
+        if not isinstance(s, numbers.Integral) or isinstance(s, builtins.bool):
+            raise TypeError(f"{op}(): argument 'size' must be a tuple of ints, but found element of type "
+                            f"{type(s).__name__}")
+        if s < 0:
+            raise RuntimeError(f"{op}(): Trying to create tensor with negative dimension {s}: {list(size)}")
+        out.append(builtins.int(s))
+    return tuple(out)
+
+
+def _check_int32(op: str, arr: np.ndarray) -> None:
+    if arr.size and arr.dtype.kind in "iu":
+        lo, hi = arr.min(), arr.max()
+        if lo < INT32_MIN or hi > INT32_MAX:
+            bad = lo if lo < INT32_MIN else hi
+            raise OverflowError(f"{op}: value {builtins.int(bad)} does not fit in int32; int64 tensors are held "
+                                f"as int32 on WebGPU (range {INT32_MIN} to {INT32_MAX})")
+
+
+def _from_host(op: str, arr: np.ndarray, dtype, device, requires_grad: bool = False) -> Tensor:
+    dtype = _dtype.check_supported(dtype, op)
+    dev = canonical(device)
+    if dtype.category == 1:
+        if arr.dtype.kind == "f" and arr.size:
+            with np.errstate(invalid="ignore"):
+                arr = np.trunc(arr)
+            if not np.isfinite(arr).all():
+                raise RuntimeError(f"{op}: cannot convert non-finite float values to {dtype!r}")
+        _check_int32(op, arr)
+    elif dtype.name == "bool":
+        arr = arr != 0
+    storage = backend_for(dev).from_numpy(np.asarray(arr).astype(dtype.storage_np), dtype)
+    t = Tensor._make(storage, arr.shape, dtype, dev)
+    if requires_grad:
+        t.requires_grad = True
+    return t
+
+
+def _nested_to_numpy(op: str, data) -> np.ndarray:
+    """Lists/tuples of numbers (or 0-d tensors) to numpy, with PyTorch's error for ragged input."""
+    def shape_of(x, dim):
+        if isinstance(x, Tensor):
+            return list(x._shape)
+        if isinstance(x, np.ndarray):
+            return list(x.shape)
+        if isinstance(x, (list, tuple)):
+            if not x:
+                return [0]
+            first = shape_of(x[0], dim + 1)
+            for item in x[1:]:
+                s = shape_of(item, dim + 1)
+                if s != first:
+                    if isinstance(item, (list, tuple)) and isinstance(x[0], (list, tuple)):
+                        raise ValueError(f"expected sequence of length {first[0]} at dim {dim + 1} (got {s[0]})")
+                    raise ValueError(f"{op}: ragged nested sequence: elements of different shapes at dim {dim}")
+            return [len(x)] + first
+        if isinstance(x, (numbers.Number, np.generic)):
+            return []
+        raise TypeError(f"{op}: could not convert element of type {type(x).__name__} to a tensor element")
+
+    shape_of(data, 0)
+
+    def plain(x):
+        if isinstance(x, Tensor):
+            return x.tolist()
+        if isinstance(x, (list, tuple)):
+            return [plain(i) for i in x]
+        return x
+    return np.array(plain(data))
+
+
+def _infer(data) -> tuple[np.ndarray, _dtype.dtype]:
+    if isinstance(data, np.ndarray):
+        arr = data
+    elif isinstance(data, Tensor):
+        arr = data.detach()._host("tensor()") if hasattr(data, "detach") else data._host("tensor()")
+        return arr, data.dtype
+    elif isinstance(data, (list, tuple)):
+        arr = _nested_to_numpy("tensor", data)
+        if arr.size == 0 and arr.dtype == np.float64:
+            return arr.astype(np.float32), _dtype.float32
+    elif isinstance(data, (builtins.bool, np.bool_)):
+        arr = np.array(data, dtype=np.bool_)
+    elif isinstance(data, numbers.Integral):
+        arr = np.array(builtins.int(data)) if -(2 ** 63) <= data < 2 ** 63 else None
+        if arr is None:
+            raise OverflowError(f"tensor: value {data} does not fit in int32 (int64 is held as int32 on WebGPU)")
+    elif isinstance(data, numbers.Real):
+        arr = np.array(builtins.float(data))
+    else:
+        raise TypeError(f"tensor(): could not infer dtype of {type(data).__name__}")
+    if arr.dtype.kind in "iu" and arr.dtype == np.int32 and not isinstance(data, np.ndarray):
+        arr = arr.astype(np.int64)
+    return arr, _dtype.from_numpy_dtype(arr.dtype)
+
+
+def tensor(data, dtype=None, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+    """Make a tensor from data: nested lists, Python scalars, numpy arrays (always a copy).
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.tensor([[1., 2.], [3., 4.]])
+        tensor([[1., 2.],
+                [3., 4.]])
+    """
+    arr, inferred = _infer(data)
+    d = dtype if dtype is not None else inferred
+    return _from_host("tensor", np.asarray(arr), d, device, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None) -> Tensor:
+    """Like :func:`tensor`, but returns ``data`` itself when it is already a tensor of that dtype and device."""
+    if isinstance(data, Tensor):
+        return data.to(device=canonical(device) if device is not None else data.device,
+                       dtype=dtype if dtype is not None else data.dtype)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(ndarray: np.ndarray) -> Tensor:
+    """A tensor with the array's values. WebGPU memory cannot alias numpy's, so this copies;
+    float64 arrays become float32 (WebGPU has no float64)."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    return _from_host("from_numpy", ndarray, _dtype.from_numpy_dtype(ndarray.dtype), None)
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor of the given size filled with ``fill_value``."""
+    shape = _shape_arg("full", (size,) if not isinstance(size, (tuple, list)) else (tuple(size),))
+    if dtype is None:
+        dtype = _dtype.result_type_of((), (), (fill_value,))
+    return _filled("full", shape, fill_value, dtype, device, requires_grad)
+
+
+def _filled(op: str, shape, value, dtype, device, requires_grad: bool) -> Tensor:
+    dtype = _dtype.check_supported(dtype, op)
+    if isinstance(value, Tensor):
+        value = value.item()
+    if dtype.category == 1:
+        if isinstance(value, builtins.float) and not math.isfinite(value):
+            raise RuntimeError(f"{op}: value cannot be converted to type {dtype.name} without overflow")
+        value = builtins.int(value)
+        if not INT32_MIN <= value <= INT32_MAX:
+            raise OverflowError(f"{op}: value {value} does not fit in int32 (int64 is held as int32 on WebGPU)")
+    elif dtype.name == "bool":
+        value = builtins.bool(value)
+    else:
+        value = builtins.float(value)
+    dev = canonical(device)
+    C = dtype if dtype.name != "bool" else _dtype.int32
+    storage = backend_for(dev).elementwise(FILL, [value], C, C, shape, dtype)
+    t = Tensor._make(storage, shape, dtype, dev)
+    if requires_grad:
+        t.requires_grad = True
+    return t
+
+
+def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
+    return _filled("zeros", _shape_arg("zeros", size), 0, dtype or _dtype.float32, device, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor of ones: ``ones(2, 3)`` or ``ones((2, 3))``.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> (torch.ones(2, 3) * 2).sum().item()
+        12.0
+    """
+    return _filled("ones", _shape_arg("ones", size), 1, dtype or _dtype.float32, device, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """An uninitialised tensor (here: zeros on the cpu device, whatever the pool held on WebGPU)."""
+    shape = _shape_arg("empty", size)
+    dtype = _dtype.check_supported(dtype or _dtype.float32, "empty")
+    dev = canonical(device)
+    t = Tensor._make(backend_for(dev).empty(math.prod(shape), dtype), shape, dtype, dev)
+    if requires_grad:
+        t.requires_grad = True
+    return t
+
+
+def _like(name, fn):
+    def like(input: Tensor, *args, dtype=None, device=None, requires_grad: bool = False, **kw) -> Tensor:
+        return fn(input._shape, *args, dtype=dtype or input.dtype, device=device or input.device,
+                  requires_grad=requires_grad)
+    like.__name__ = like.__qualname__ = name
+    like.__doc__ = f"``{name}(input)``: like ``{fn.__name__}`` with the size, dtype and device of ``input``."
+    return like
+
+
+zeros_like = _like("zeros_like", zeros)
+ones_like = _like("ones_like", ones)
+empty_like = _like("empty_like", empty)
+
+
+def full_like(input: Tensor, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor of ``input``'s size (and dtype, device) filled with ``fill_value``."""
+    return full(input._shape, fill_value, dtype=dtype or input.dtype, device=device or input.device,
+                requires_grad=requires_grad)
+
+
+def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Values from ``start`` up to (not including) ``end`` every ``step``: ``arange(5)``, ``arange(1, 4, 0.5)``."""
+    if end is None:
+        start, end = 0, start
+    vals = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    for v in vals:
+        if not isinstance(v, numbers.Real):
+            raise TypeError(f"arange(): start, end and step must be numbers, got {type(v).__name__}")
+        if isinstance(v, builtins.float) and not math.isfinite(v):
+            raise RuntimeError(f"arange: unsupported range: {vals[0]} -> {vals[1]}")
+    start, end, step = vals
+    if step == 0:
+        raise RuntimeError("arange: step must be nonzero")
+    if (step > 0 and start > end) or (step < 0 and start < end):
+        raise RuntimeError(f"arange: upper bound and larger bound inconsistent with step sign "
+                           f"(start={start}, end={end}, step={step})")
+    is_float = any(isinstance(v, builtins.float) for v in vals)
+    if dtype is None:
+        dtype = _dtype.float32 if is_float else _dtype.int64
+    n = builtins.int(math.ceil((end - start) / step))
+    arr = start + np.arange(n, dtype=np.float64) * step
+    if dtype.category != 2:
+        arr = np.asarray(np.floor(arr) if step > 0 else np.ceil(arr), dtype=np.int64) if is_float else \
+            np.arange(start, end, step, dtype=np.int64)
+    return _from_host("arange", arr, dtype, device, requires_grad)
+
+
+def to_copy(t: Tensor, dev, dt) -> Tensor:
+    """Copy ``t`` to another device and/or dtype (Tensor.to)."""
+    if dev != t.device:
+        host = t._host("Tensor.to()")
+        out = _from_host("to", host, dt, dev)
+        return out
+    C = t.dtype if t.dtype.name != "bool" else _dtype.int32
+    storage = backend_for(dev).elementwise(COPY, [t], C, C, t._shape, dt)
+    return Tensor._make(storage, t._shape, dt, dev)

@@ -1,0 +1,190 @@
+"""``python -m borch_webgpu.run [--node] [--mount PATH]... script.py [args...]``
+
+Runs a Python file inside Pyodide with ``borch_webgpu`` importable and WebGPU on: in headless
+Chromium (default) or in Node 20 with Dawn (``--node``). The script's stdout and stderr are
+relayed as it prints; a Python exception prints its traceback and the exit status is non-zero;
+``sys.exit(n)`` exits with n. The adapter is printed on stderr before the script's output.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from . import _assets
+from ._server import Site, serve
+
+GUEST_HOME = "/home/pyodide"
+CHROMIUM_FLAGS = ["--no-sandbox", "--enable-unsafe-webgpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+                  "--disable-dev-shm-usage"]
+
+
+def chromium_path() -> str:
+    for cand in (os.environ.get("BORCH_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser",
+                 shutil.which("chromium") or "", shutil.which("chromium-browser") or ""):
+        if cand and Path(cand).exists():
+            return cand
+    raise _assets.AssetError("Chromium not found: install Debian's chromium (apt-get install -y chromium) "
+                             "or set BORCH_CHROMIUM to its path")
+
+
+def guest_path(host: Path) -> str:
+    host = host.resolve()
+    try:
+        rel = host.relative_to(Path.cwd().resolve())
+    except ValueError:
+        rel = Path(host.name)
+    return f"{GUEST_HOME}/{rel.as_posix()}"
+
+
+def mount_list(paths: list[str]) -> list[tuple[Path, str]]:
+    out = []
+    for p in paths:
+        host = Path(p)
+        if not host.exists():
+            raise FileNotFoundError(f"--mount {p}: no such file or folder")
+        items = [host] if host.is_file() else sorted(f for f in host.rglob("*") if f.is_file()
+                                                      and "__pycache__" not in f.parts)
+        out += [(f, guest_path(f)) for f in items]
+    return out
+
+
+class BrowserSession:
+    """A booted Pyodide in headless Chromium, served from 127.0.0.1 (used by the runner and tests)."""
+
+    def __init__(self, extra_files: dict[str, Path] | None = None, on_stdout=None, on_stderr=None,
+                 on_request=None, chromium: str | None = None, playwright=None):
+        from playwright.sync_api import sync_playwright
+
+        files = _assets.runtime_files()
+        files.update(extra_files or {})
+        self.wheel = next(k.split("/", 1)[1] for k in files if k.startswith("wheels/"))
+        self.site = Site(files=files)  # the server reads site.files at request time
+        self.server = serve(self.site)
+        self.base = f"http://127.0.0.1:{self.server.server_address[1]}/"
+        self._own_pw = playwright is None
+        self._pw = sync_playwright().start() if playwright is None else playwright
+        try:
+            self.browser = self._pw.chromium.launch(executable_path=chromium or chromium_path(),
+                                                    args=CHROMIUM_FLAGS, headless=True)
+            self.page = self.browser.new_page()
+            out = on_stdout or (lambda s: (sys.stdout.write(s), sys.stdout.flush()))
+            err = on_stderr or (lambda s: (sys.stderr.write(s), sys.stderr.flush()))
+            self.page.expose_function("borchStdout", lambda s: out(s))
+            self.page.expose_function("borchStderr", lambda s: err(s))
+            self.page.on("pageerror", lambda e: err(f"borch_webgpu: page error: {e}\n"))
+            if on_request is not None:
+                self.page.on("request", lambda r: on_request(r))
+            self.page.goto(self.base + f"runtime/runner.html?wheel={self.wheel}")
+            self.boot = self.page.evaluate("window.borchBoot")
+        except BaseException:
+            self.close()
+            raise
+
+    def mount(self, mounts: list[tuple[Path, str]]) -> None:
+        if not mounts:
+            return
+        extra = {f"mount/{i}": host for i, (host, _) in enumerate(mounts)}
+        manifest = [[guest, f"/mount/{i}"] for i, (_, guest) in enumerate(mounts)]
+        self.site.files.update(extra)
+        manifest_path = _assets.cache_dir() / f"mount-{os.getpid()}.json"
+        manifest_path.write_text(json.dumps(manifest))
+        self.site.files["mount/manifest.json"] = manifest_path
+        self.page.evaluate("(u) => window.borchMount(u)", "/mount/manifest.json")
+
+    def run(self, source: str, guest: str, argv: list[str], timeout_s: float | None = None) -> int:
+        self.page.evaluate("""([s, p, a]) => { window.__borchResult = undefined;
+            window.borchRun(s, p, a).then((c) => { window.__borchResult = {code: c}; },
+                                         (e) => { window.__borchResult = {error: String(e && e.stack || e)}; }); }""",
+                           [source, guest, argv])
+        self.page.wait_for_function("window.__borchResult !== undefined", polling=100,
+                                    timeout=(timeout_s * 1000) if timeout_s else 0)
+        res = self.page.evaluate("window.__borchResult")
+        if "error" in res:
+            sys.stderr.write(f"borch_webgpu: the runtime failed: {res['error']}\n")
+            return 1
+        return int(res["code"])
+
+    def close(self) -> None:
+        for f in (lambda: self.browser.close(), lambda: self._own_pw and self._pw.stop(),
+                  lambda: self.server.shutdown()):
+            try:
+                f()
+            except Exception:
+                pass
+
+
+def describe(gpu: dict) -> str:
+    if not gpu.get("available"):
+        return f"no WebGPU ({gpu.get('reason')}); tensors run on the cpu device (numpy)"
+    a = gpu["adapter"]
+    name = " / ".join(x for x in (a.get("vendor"), a.get("architecture"), a.get("device"), a.get("description")) if x)
+    return name + (" - software renderer (SwiftShader, runs on the CPU)" if a.get("is_software") else "")
+
+
+def run_browser(script: Path, args: list[str], mounts, timeout_s: float | None) -> int:
+    sess = BrowserSession()
+    try:
+        b = sess.boot
+        sys.stderr.write(f"borch_webgpu: adapter: {describe(b['gpu'])} [Chromium]\n")
+        sys.stderr.write(f"borch_webgpu: boot {b['timings']['totalMs'] / 1000:.2f} s\n")
+        sys.stderr.flush()
+        sess.mount(mounts)
+        return sess.run(script.read_text(encoding="utf-8"), guest_path(script), args, timeout_s)
+    finally:
+        sess.close()
+
+
+def run_node(script: Path, args: list[str], mounts, timeout_s: float | None) -> int:
+    node = os.environ.get("BORCH_NODE") or shutil.which("node")
+    if not node:
+        raise _assets.AssetError("--node needs Node.js 20 (node on PATH or BORCH_NODE)")
+    pyo = _assets.pyodide_dir()
+    cfg = {"pyodide": str(pyo), "numpy": str(_assets.numpy_wheel()), "wheel": str(_assets.our_wheel()),
+           "dawn": str(_assets.dawn_node()), "script": str(script), "guest": guest_path(script), "argv": args,
+           "mounts": [[str(h), g] for h, g in mounts]}
+    runner = Path(__file__).resolve().parent / "js" / "run_node.mjs"
+    env = dict(os.environ, BORCH_NODE_RUN=json.dumps(cfg))
+    try:
+        return subprocess.run([node, "--experimental-wasm-stack-switching", str(runner)], env=env,
+                              timeout=timeout_s).returncode
+    except subprocess.TimeoutExpired:
+        sys.stderr.write(f"borch_webgpu: timed out after {timeout_s} s\n")
+        return 124
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m borch_webgpu.run",
+                                 description="Run a Python script in Pyodide with borch_webgpu on WebGPU.")
+    ap.add_argument("--node", action="store_true", help="run under Node 20 with Dawn instead of headless Chromium")
+    ap.add_argument("--mount", action="append", default=[], metavar="PATH",
+                    help="copy a file or folder (relative to the current folder) into the runtime's file system")
+    ap.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="stop the script after this long")
+    ap.add_argument("script")
+    ap.add_argument("args", nargs=argparse.REMAINDER)
+    ns = ap.parse_args(argv)
+    script = Path(ns.script)
+    if not script.is_file():
+        print(f"borch_webgpu.run: no such script: {ns.script}", file=sys.stderr)
+        return 2
+    try:
+        mounts = mount_list(ns.mount)
+        fn = run_node if ns.node else run_browser
+        return fn(script, ns.args, mounts, ns.timeout)
+    except _assets.AssetError as e:
+        print(f"borch_webgpu.run: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # Playwright timeouts, a browser that does not start
+        if type(e).__name__ == "TimeoutError":
+            print(f"borch_webgpu.run: timed out after {ns.timeout} s", file=sys.stderr)
+            return 124
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

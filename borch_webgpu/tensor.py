@@ -1,0 +1,267 @@
+"""Tensor: a strided view of a device storage, with PyTorch's names."""
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+
+from . import _dtype
+from .device import backend_for, canonical
+from .device.gpu_backend import contiguous_strides
+
+__all__ = ["Tensor"]
+
+
+class Tensor:
+    """A multi-dimensional array on the ``cpu`` or ``webgpu`` device (``torch.Tensor``)."""
+
+    __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_device", "_requires_grad",
+                 "grad", "grad_fn", "_retains_grad", "_hooks", "_base", "__weakref__")
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("Tensor cannot be constructed directly here; use borch_webgpu.tensor(data), "
+                        "zeros(...), ones(...) or empty(...)")
+
+    @classmethod
+    def _make(cls, storage, shape, dtype, device, stride=None, offset=0) -> "Tensor":
+        t = object.__new__(cls)
+        t._storage = storage
+        t._shape = tuple(shape)
+        t._stride = tuple(stride) if stride is not None else contiguous_strides(t._shape)
+        t._offset = offset
+        t.dtype = dtype
+        t._device = device
+        t._requires_grad = False
+        t.grad = None
+        t.grad_fn = None
+        t._retains_grad = False
+        t._hooks = None
+        t._base = None
+        return t
+
+    # ---- properties -----------------------------------------------------------------------
+    @property
+    def shape(self) -> "Size":
+        return Size(self._shape)
+
+    def size(self, dim: int | None = None):
+        if dim is None:
+            return Size(self._shape)
+        return self._shape[_wrap_dim(dim, len(self._shape), "size")]
+
+    def stride(self, dim: int | None = None):
+        if dim is None:
+            return self._stride
+        return self._stride[_wrap_dim(dim, len(self._shape), "stride")]
+
+    def storage_offset(self) -> int:
+        return self._offset
+
+    @property
+    def device(self):
+        return self._device
+
+    @property
+    def ndim(self) -> int:
+        return len(self._shape)
+
+    def dim(self) -> int:
+        return len(self._shape)
+
+    def numel(self) -> int:
+        return math.prod(self._shape)
+
+    nelement = numel
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    def is_contiguous(self) -> bool:
+        expected = 1
+        for s, st in zip(reversed(self._shape), reversed(self._stride)):
+            if s != 1 and st != expected:
+                return False
+            expected *= s
+        return True
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    @property
+    def is_cuda(self) -> bool:
+        return self._device.type == "webgpu"
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        if value and not (self.dtype.is_floating_point):
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if self.grad_fn is not None and not value:
+            raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to use a "
+                               "computed variable in a subgraph that doesn't require differentiation use "
+                               "var_no_grad = var.detach().")
+        self._requires_grad = builtins.bool(value)
+
+    @property
+    def is_leaf(self) -> bool:
+        return self.grad_fn is None
+
+    # ---- conversion -----------------------------------------------------------------------
+    def _backend(self):
+        return self._storage.backend
+
+    def _host(self, what: str) -> np.ndarray:
+        """The values as a numpy array of the API dtype (blocks on the GPU)."""
+        b = self._backend()
+        arr = b.to_numpy(self, what) if b.name == "webgpu" else b.to_numpy(self)
+        return _to_api_dtype(arr, self.dtype)
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The values as a numpy array (a copy; on WebGPU this waits for the GPU)."""
+        if self._requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        return self._host("Tensor.numpy()")
+
+    async def numpy_async(self) -> np.ndarray:
+        """``numpy()`` for code that cannot block: ``await t.numpy_async()``."""
+        b = self._backend()
+        arr = await b.to_numpy_async(self) if b.name == "webgpu" else b.to_numpy(self)
+        return _to_api_dtype(arr, self.dtype)
+
+    def tolist(self):
+        return self._host("Tensor.tolist()").tolist()
+
+    def item(self):
+        if self.numel() != 1:
+            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
+        return self._host("Tensor.item()").reshape(()).item()
+
+    async def item_async(self):
+        if self.numel() != 1:
+            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
+        return (await self.numpy_async()).reshape(()).item()
+
+    async def tolist_async(self):
+        return (await self.numpy_async()).tolist()
+
+    def __float__(self) -> float:
+        return builtins.float(self.item())
+
+    def __int__(self) -> int:
+        return builtins.int(self.item())
+
+    def __bool__(self) -> bool:
+        if self.numel() != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        return builtins.bool(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype.is_floating_point or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return builtins.int(self.item())
+
+    def __len__(self) -> int:
+        if not self._shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self._shape[0]
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.numpy()
+        return a.astype(dtype) if dtype is not None else a
+
+    def __repr__(self, *, tensor_contents=None) -> str:
+        from ._tensor_str import tensor_repr
+        return tensor_repr(self)
+
+    def __format__(self, spec: str) -> str:
+        if self.dim() == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    # ---- device and dtype moves ---------------------------------------------------------
+    def to(self, *args, **kwargs) -> "Tensor":
+        """``to(device)``, ``to(dtype)``, ``to(device, dtype)``, ``to(other)``; returns self when nothing changes."""
+        from .device import device as _device_cls
+        dev, dt = None, None
+        copy = kwargs.pop("copy", False)
+        kwargs.pop("non_blocking", None)
+        for a in list(args) + list(kwargs.values()):
+            if isinstance(a, _dtype.dtype):
+                dt = a
+            elif isinstance(a, (str, _device_cls)):
+                dev = canonical(a)
+            elif isinstance(a, Tensor):
+                dev, dt = a.device, a.dtype
+            elif a is not None:
+                raise TypeError(f"to() received an invalid combination of arguments: {a!r}")
+        dt = _dtype.check_supported(dt, "to") if dt is not None else self.dtype
+        dev = dev if dev is not None else self._device
+        if dev == self._device and dt is self.dtype and not copy:
+            return self
+        from .ops import creation
+        return creation.to_copy(self, dev, dt)
+
+    def cpu(self) -> "Tensor":
+        return self.to("cpu")
+
+    def cuda(self, device=None) -> "Tensor":
+        return self.to("webgpu")
+
+    def webgpu(self) -> "Tensor":
+        return self.to("webgpu")
+
+    def float(self) -> "Tensor":
+        return self.to(_dtype.float32)
+
+    def int(self) -> "Tensor":
+        return self.to(_dtype.int32)
+
+    def long(self) -> "Tensor":
+        return self.to(_dtype.int64)
+
+    def bool(self) -> "Tensor":
+        return self.to(_dtype.bool_)
+
+    def half(self) -> "Tensor":
+        return self.to(_dtype.float16)
+
+    def double(self) -> "Tensor":
+        return self.to(_dtype.float64)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return {"float32": "torch.FloatTensor", "int64": "torch.LongTensor", "int32": "torch.IntTensor",
+                    "bool": "torch.BoolTensor", "float16": "torch.HalfTensor"}[self.dtype.name]
+        return self.to(dtype)
+
+
+class Size(tuple):
+    """``torch.Size``: a tuple that prints as ``torch.Size([2, 3])``."""
+
+    def __repr__(self) -> str:
+        return f"torch.Size({list(self)})"
+
+    def numel(self) -> int:
+        return math.prod(self)
+
+
+def _wrap_dim(dim: int, ndim: int, op: str) -> int:
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"{op}: Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
+def _to_api_dtype(arr: np.ndarray, d) -> np.ndarray:
+    if d.name == "bool":
+        return arr.astype(np.bool_)
+    if arr.dtype != d.np:
+        return arr.astype(d.np)
+    return arr

@@ -1,0 +1,72 @@
+"""``borch_webgpu.webgpu``: the WebGPU device's public controls (like ``torch.cuda``)."""
+from __future__ import annotations
+
+from .device import _ffi
+from .device import webgpu as _rt
+
+__all__ = ["is_available", "adapter_info", "init_async", "memory_allocated", "max_memory_allocated",
+           "memory_reserved", "empty_cache", "synchronize", "stats", "reset_peak_memory_stats"]
+
+
+def is_available() -> bool:
+    """True when a WebGPU adapter and device could be started (only ever in a browser or Node+Dawn)."""
+    return _rt.available()
+
+
+async def init_async() -> bool:
+    """Start the device without blocking (boot code calls this); returns is_available()."""
+    return await _rt.init_async() is not None
+
+
+def adapter_info() -> dict:
+    """The adapter as WebGPU reports it: vendor, architecture, device, description, features, limits,
+    and ``is_software``: True for SwiftShader, which runs on the CPU and is not a GPU."""
+    rt = _rt.runtime()
+    info = dict(rt.adapter)
+    info["features"] = sorted(rt.features)
+    info["limits"] = dict(rt.limits)
+    info["is_software"] = is_software(info)
+    return info
+
+
+def is_software(info: dict) -> bool:
+    text = " ".join(str(info.get(k, "")) for k in ("vendor", "architecture", "device", "description")).lower()
+    return "swiftshader" in text or "llvmpipe" in text or "software" in text
+
+
+def memory_allocated() -> int:
+    """Bytes held by live tensors on the WebGPU device (pool size classes)."""
+    return _rt.runtime().live_bytes if _rt.available() else 0
+
+
+def max_memory_allocated() -> int:
+    """The peak of memory_allocated() since start or reset_peak_memory_stats()."""
+    return _rt.runtime().peak_bytes if _rt.available() else 0
+
+
+def reset_peak_memory_stats() -> None:
+    rt = _rt.runtime()
+    rt.peak_bytes = rt.live_bytes
+
+
+def memory_reserved() -> int:
+    """Bytes held by live tensors plus buffers kept in the pool for reuse."""
+    rt = _rt.runtime()
+    return rt.live_bytes + rt.pooled_bytes + rt.pending_free_bytes
+
+
+def empty_cache() -> None:
+    """Destroy the pooled buffers that no tensor uses."""
+    _rt.runtime().empty_cache()
+
+
+def synchronize() -> None:
+    """Submit recorded work and wait until the GPU has finished it."""
+    rt = _rt.runtime()
+    rt.flush()
+    _ffi.wait(rt._call("sync"), "synchronize()")
+
+
+def stats() -> dict:
+    """Counters of the dispatch path: flushes, dispatches, submits, pipelines, bind groups, JS calls, bytes."""
+    return _rt.runtime().stats()

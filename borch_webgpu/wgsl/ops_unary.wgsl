@@ -1,0 +1,4 @@
+// Unary elementwise ops. Each //@op block defines `fn op(a: C) -> R`.
+
+//@op copy
+fn op(a: C) -> R { return a; }

@@ -1,0 +1,77 @@
+"""`python -m borch_webgpu.run`: exit codes, tracebacks, output relayed as the script prints."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def runner(tmp_path: Path, source: str, *args: str, cwd: Path | None = None, python: str = sys.executable):
+    script = tmp_path / "script.py"
+    script.write_text(source)
+    return subprocess.run([python, "-m", "borch_webgpu.run", str(script), *args], capture_output=True, text=True,
+                          cwd=cwd or tmp_path, timeout=300)
+
+
+def test_done_criterion_prints_12(tmp_path):
+    r = runner(tmp_path, "import borch_webgpu\nprint((borch_webgpu.ones(2, 3) * 2).sum().item())\n")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "12.0\n"
+    # the adapter comes on stderr, before anything the script prints
+    assert "borch_webgpu: adapter:" in r.stderr.splitlines()[0]
+
+
+def test_exception_gives_traceback_and_nonzero_exit(tmp_path):
+    r = runner(tmp_path, "import borch_webgpu as torch\nprint('before')\n"
+                         "torch.ones(2, 3) + torch.ones(4)\n")
+    assert r.returncode == 1
+    assert r.stdout == "before\n"
+    assert "Traceback (most recent call last):" in r.stderr
+    assert 'File "/home/pyodide/script.py", line 3, in <module>' in r.stderr
+    assert "RuntimeError: add: The size of tensor a (3) must match the size of tensor b (4)" in r.stderr
+    assert "runpy" not in r.stderr and "_borch_run_main" not in r.stderr
+
+
+def test_sys_exit_code_and_argv(tmp_path):
+    r = runner(tmp_path, "import sys\nprint(sys.argv[1:])\nsys.exit(int(sys.argv[1]))\n", "3", "x")
+    assert r.returncode == 3
+    assert r.stdout == "['3', 'x']\n"
+
+
+def test_output_is_relayed_while_the_script_runs(tmp_path):
+    script = tmp_path / "slow.py"
+    script.write_text("import time, sys\nprint('first', flush=True)\nt = time.time()\n"
+                      "while time.time() - t < 4: pass\nprint('second')\n")
+    p = subprocess.Popen([sys.executable, "-m", "borch_webgpu.run", str(script)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    first = p.stdout.readline()
+    t_first = time.time()
+    second = p.stdout.readline()
+    t_second = time.time()
+    p.wait(timeout=120)
+    assert (first, second) == ("first\n", "second\n")
+    # 'first' arrived while the script was still busy, not at its end
+    assert t_second - t_first > 2.5, t_second - t_first
+
+
+def test_runner_works_from_an_installed_wheel_in_any_folder(tmp_path):
+    """Install the built wheel into a fresh venv and run a script from an unrelated folder."""
+    from borch_webgpu._wheel import build_wheel
+
+    wheel = build_wheel(tmp_path / "wheels")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    py = venv / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True,
+                   capture_output=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env_check = subprocess.run([str(py), "-c", "import borch_webgpu, sys; print(borch_webgpu.__file__)"],
+                               capture_output=True, text=True, cwd=elsewhere)
+    assert str(venv) in env_check.stdout, env_check
+    r = runner(elsewhere, "import borch_webgpu\nprint((borch_webgpu.ones(2, 3) * 2).sum().item())\n",
+               python=str(py))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "12.0\n"

@@ -1,0 +1,88 @@
+"""Shared fixtures: one headless Chromium with Pyodide + borch_webgpu booted for the whole session."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+_session_info: dict = {}
+
+
+class Browser:
+    """Runs Python source in the booted page and returns (exit code, stdout, stderr)."""
+
+    def __init__(self, playwright):
+        from borch_webgpu.run import BrowserSession
+
+        self.out: list[str] = []
+        self.err: list[str] = []
+        self.requests: list[str] = []
+        self.sess = BrowserSession(on_stdout=self.out.append, on_stderr=self.err.append,
+                                   on_request=lambda r: self.requests.append(r.url), playwright=playwright)
+        self.boot = self.sess.boot
+        self.counter = 0
+
+    def run(self, source: str, argv=(), timeout_s: float = 600) -> tuple[int, str, str]:
+        self.out.clear()
+        self.err.clear()
+        self.counter += 1
+        code = self.sess.run(source, f"/home/pyodide/snippet_{self.counter}.py", list(argv), timeout_s)
+        return code, "".join(self.out), "".join(self.err)
+
+    def run_file(self, path: Path, argv=(), timeout_s: float = 600) -> tuple[int, str, str]:
+        from borch_webgpu.run import guest_path
+
+        self.out.clear()
+        self.err.clear()
+        code = self.sess.run(path.read_text(), guest_path(path), list(argv), timeout_s)
+        return code, "".join(self.out), "".join(self.err)
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    """One Playwright driver for the session (two sync instances cannot share a thread)."""
+    from playwright.sync_api import sync_playwright
+
+    pw = sync_playwright().start()
+    yield pw
+    pw.stop()
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    b = Browser(playwright)
+    gpu = b.boot["gpu"]
+    a = gpu.get("adapter") or {}
+    _session_info["adapter"] = (f"{a.get('vendor')} / {a.get('architecture')}"
+                                f"{' (software renderer: SwiftShader on the CPU, not a GPU)' if a.get('is_software') else ''}"
+                                if gpu.get("available") else f"none ({gpu.get('reason')})")
+    _session_info["boot"] = b.boot["timings"]
+    yield b
+    b.sess.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+def pytest_terminal_summary(terminalreporter):
+    if "adapter" in _session_info:
+        t = _session_info["boot"]
+        terminalreporter.write_line(f"browser tests ran in Chromium on WebGPU adapter: {_session_info['adapter']}")
+        terminalreporter.write_line(f"boot: Pyodide {t['pyodideMs'] / 1000:.2f} s + numpy and wheel "
+                                    f"{t['packagesMs'] / 1000:.2f} s + device {t['gpuMs'] / 1000:.2f} s "
+                                    f"= {t['totalMs'] / 1000:.2f} s")
+    for line in _session_info.get("lines", []):
+        terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="session")
+def summary_line():
+    """Call it with a line to print at the end of the run (figures the tests measured)."""
+    return lambda line: _session_info.setdefault("lines", []).append(line)

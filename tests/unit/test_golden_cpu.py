@@ -1,0 +1,37 @@
+"""The frozen PyTorch goldens replayed on the numpy cpu device, and print(tensor) against torch's repr."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+sys.path.insert(0, str(GOLDEN))
+
+import replay  # noqa: E402
+
+import borch_webgpu as bw  # noqa: E402
+
+
+def _cases():
+    for f in sorted((GOLDEN / "cases").glob("*.json")):
+        doc = json.loads(f.read_text())
+        for c in doc["cases"]:
+            yield pytest.param(doc["op"], c, id=f"{doc['op']}-{c['id']}")
+
+
+@pytest.mark.parametrize("op,case", list(_cases()))
+def test_golden_cpu(op, case):
+    err = replay.run_case(op, case, bw.device("cpu"))
+    assert err is None, err
+
+
+REPRS = json.loads((GOLDEN / "reprs.json").read_text())["reprs"]
+
+
+@pytest.mark.parametrize("expr,want", REPRS, ids=[e for e, _ in REPRS])
+def test_repr_matches_pytorch(expr, want):
+    got = repr(eval(expr, {"torch": bw}))  # noqa: S307 - our own list of expressions
+    assert got == want

@@ -1,0 +1,52 @@
+"""Every op has a golden generator and a WGSL block; every WGSL block belongs to an op."""
+from __future__ import annotations
+
+import re
+import sys
+from importlib import resources
+from pathlib import Path
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+sys.path.insert(0, str(GOLDEN))
+
+import borch_webgpu  # noqa: E402,F401 - fills the registry
+from borch_webgpu.device import kernels  # noqa: E402
+from borch_webgpu.ops._registry import REGISTRY  # noqa: E402
+
+from cases import GENERATORS  # noqa: E402
+
+
+def test_every_op_has_a_golden_generator():
+    missing = sorted(set(REGISTRY) - set(GENERATORS))
+    assert not missing, f"ops registered without a golden generator in tests/golden/cases.py: {missing}"
+
+
+def test_every_generator_names_a_registered_op():
+    assert not sorted(set(GENERATORS) - set(REGISTRY))
+
+
+def test_every_golden_file_is_up_to_date_with_the_generators():
+    on_disk = {p.stem for p in (GOLDEN / "cases").glob("*.json")}
+    assert on_disk == set(GENERATORS), "run python tests/golden/generate.py (needs torch==2.13.0)"
+
+
+def test_every_op_names_an_existing_wgsl_block():
+    for op in REGISTRY.values():
+        if op.wgsl is not None:
+            kernels.op_block(*op.wgsl)  # raises KeyError when missing
+
+
+def test_every_wgsl_block_belongs_to_an_op():
+    used = {op.wgsl for op in REGISTRY.values() if op.wgsl}
+    root = resources.files("borch_webgpu").joinpath("wgsl")
+    for f in root.iterdir():
+        if not f.name.startswith("ops_"):
+            continue
+        for block in re.findall(r"^//@op (\S+)", f.read_text(), re.M):
+            assert (f.name, block) in used, f"wgsl/{f.name} block {block} has no op in the registry"
+
+
+def test_every_op_declares_a_tolerance():
+    for op in REGISTRY.values():
+        rtol, atol = op.tol
+        assert rtol >= 0 and atol >= 0
