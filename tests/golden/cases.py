@@ -32,8 +32,20 @@ class Big:
         self.shape, self.dtype, self.seed = tuple(shape), dtype, seed
 
 
-def case(fn, *args, id=None, **kwargs):  # noqa: A002
-    return {"fn": fn, "args": list(args), "kwargs": kwargs, "id": id}
+class V:
+    """An input made from ``base`` (a numpy array or Big) and then viewed: ``V(a, ("t",), ("transpose", 0, 1))``.
+
+    Each step is (method name, *args) called on the tensor; gradients are taken with respect to the base,
+    so non-contiguous and transposed inputs are covered forward and backward."""
+
+    def __init__(self, base, *steps):
+        self.base, self.steps = base, [list(s) for s in steps]
+
+
+def case(fn, *args, id=None, grad=False, random=False, **kwargs):  # noqa: A002
+    """One call. grad=True also records the gradients of every float input for a fixed upstream gradient;
+    random=True records only the output shapes and dtypes (random streams cannot match PyTorch's)."""
+    return {"fn": fn, "args": list(args), "kwargs": kwargs, "id": id, "grad": grad, "random": random}
 
 
 _rng = np.random.default_rng(20261130)

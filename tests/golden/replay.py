@@ -26,13 +26,31 @@ from golden_io import compare, decode  # noqa: E402
 DTYPES = {"float32": bw.float32, "int64": bw.int64, "int32": bw.int32, "bool": bw.bool, "float16": bw.float16}
 
 
-def build(spec, device):
+def build(spec, device, grad: bool = False):
+    """(value for the call, leaf whose .grad is compared or None)."""
     if "tensor" in spec:
-        return bw.tensor(decode(spec["tensor"]), device=device)
+        t = bw.tensor(decode(spec["tensor"]), device=device)
+        leaf = None
+        if grad and t.dtype.is_floating_point:
+            t.requires_grad_(True)
+            leaf = t
+        for name, *args in spec.get("view", ()):
+            t = getattr(t, name)(*[build(a, device)[0] for a in args])
+        return t, leaf
+    return _plain(spec, device), None
+
+
+def _plain(spec, device):
     if "float" in spec:
         return float(spec["float"])
+    if "slice" in spec:
+        return slice(*[_plain(s, device) for s in spec["slice"]])
+    if "ellipsis" in spec:
+        return Ellipsis
+    if "tensor" in spec:
+        return build(spec, device)[0]
     if "seq" in spec:
-        items = [build(s, device) for s in spec["seq"]]
+        items = [_plain(s, device) for s in spec["seq"]]
         return tuple(items) if spec.get("tuple") else items
     v = spec["value"]
     if isinstance(v, str) and v in DTYPES:
@@ -50,6 +68,10 @@ def resolve(name: str, args):
 
 
 def check_output(got, spec, tol, signed_zero) -> str | None:
+    if "meta" in spec:
+        outs = flat_outputs(got)
+        meta = [[list(t.shape), t.dtype.name] for t in outs]
+        return None if meta == spec["meta"] else f"shapes/dtypes {meta} != expected {spec['meta']}"
     if "tensor" in spec:
         if not isinstance(got, bw.Tensor):
             return f"expected a tensor, got {type(got).__name__}"
@@ -72,10 +94,23 @@ def check_output(got, spec, tol, signed_zero) -> str | None:
     return None if got == want else f"got {got!r}, expected {want!r}"
 
 
+def flat_outputs(out):
+    if isinstance(out, bw.Tensor):
+        return [out]
+    if isinstance(out, (tuple, list)):
+        return [t for o in out for t in flat_outputs(o)]
+    return []
+
+
 def run_case(op: str, c: dict, device) -> str | None:
-    args = [build(a, device) for a in c["args"]]
-    kwargs = {k: build(v, device) for k, v in c["kwargs"].items()}
+    want_grad = "grads" in c
+    built = [build(a, device, want_grad) for a in c["args"]]
+    args = [v for v, _ in built]
+    leaves = [leaf for _, leaf in built]
+    kwargs = {k: _plain(v, device) for k, v in c["kwargs"].items()}
     fn, call_args = resolve(c["fn"], args)
+    if not callable(fn):  # a property such as Tensor.T
+        fn, call_args = (lambda v: (lambda: v))(fn), []
     opdef = REGISTRY[op]
     if "raises" in c:
         try:
@@ -89,7 +124,31 @@ def run_case(op: str, c: dict, device) -> str | None:
         got = fn(*call_args, **kwargs)
     except Exception as e:  # noqa: BLE001
         return f"raised {type(e).__name__}: {e}"
-    return check_output(got, c["out"], opdef.tol, opdef.extra.get("signed_zero", opdef.family != "reduce"))
+    signed_zero = opdef.extra.get("signed_zero", opdef.family in ("unary", "binary"))
+    err = check_output(got, c["out"], opdef.tol, signed_zero)
+    if err or not want_grad:
+        return err
+    outs = [o for o in flat_outputs(got) if o.requires_grad]
+    if len(outs) != len(c["grad_out"]):
+        return f"{len(outs)} outputs require grad, PyTorch has {len(c['grad_out'])}"
+    try:
+        bw.autograd.backward(outs, [build(g, device)[0] for g in c["grad_out"]])
+    except Exception as e:  # noqa: BLE001
+        return f"backward raised {type(e).__name__}: {e}"
+    gtol = opdef.extra.get("grad_tol", opdef.tol)
+    for i, (leaf, want) in enumerate(zip(leaves, c["grads"])):
+        if want is None:
+            continue
+        if want.get("value", 0) is None:
+            if leaf is not None and leaf.grad is not None:
+                return f"grad of arg {i}: got a gradient, PyTorch gives None"
+            continue
+        if leaf is None or leaf.grad is None:
+            return f"grad of arg {i}: missing"
+        err = check_output(leaf.grad, want, gtol, False)
+        if err:
+            return f"grad of arg {i}: {err}"
+    return None
 
 
 def main(argv=None) -> int:

@@ -1,0 +1,208 @@
+"""The backward engine: ``Tensor.backward`` and ``autograd.grad``."""
+from __future__ import annotations
+
+from .graph import AccumulateGrad, Node, edge_of
+from .grad_mode import STATE, set_grad_enabled
+
+__all__ = ["backward", "grad"]
+
+
+def _as_list(x):
+    if x is None:
+        return None
+    from ..tensor import Tensor
+    return [x] if isinstance(x, Tensor) else list(x)
+
+
+def _initial_grads(outputs, grad_outputs, op: str):
+    from ..ops.creation import ones_like
+    from ..tensor import Tensor
+    grads = []
+    for i, out in enumerate(outputs):
+        g = grad_outputs[i] if grad_outputs is not None else None
+        if not (out._requires_grad or out.grad_fn is not None):
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        if g is None:
+            if out.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if not out.dtype.is_floating_point:
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
+            g = ones_like(out)
+        elif not isinstance(g, Tensor):
+            from ..ops.creation import tensor
+            g = tensor(g, dtype=out.dtype, device=out.device)
+        elif tuple(g._shape) != tuple(out._shape):
+            raise RuntimeError(f"{op}: Mismatch in shape: grad_output[{i}] has a shape of {tuple(g._shape)} and "
+                               f"output[{i}] has a shape of {tuple(out._shape)}.")
+        grads.append(g)
+    return grads
+
+
+def _add(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
+
+
+def _run(outputs, grads, retain_graph: bool, create_graph: bool, capture=None, accumulate: bool = True):
+    """Propagate ``grads`` from ``outputs`` through the graph.
+
+    capture: {(node, output_nr): slot} whose incoming gradients are returned instead of (or as well
+    as) accumulated; with accumulate=False, AccumulateGrad nodes only capture.
+    """
+    roots = []
+    buffers: dict[Node, dict[int, object]] = {}
+    for out, g in zip(outputs, grads):
+        e = edge_of(out)
+        if e is None:
+            continue
+        node, nr = e
+        roots.append(node)
+        slot = buffers.setdefault(node, {})
+        slot[nr] = _add(slot.get(nr), g)
+    # dependency counts over the reachable graph
+    deps: dict[Node, int] = {}
+    seen = set()
+    stack = list(dict.fromkeys(roots))
+    seen.update(stack)
+    while stack:
+        n = stack.pop()
+        for e in n.next_functions:
+            if e is None:
+                continue
+            child = e[0]
+            deps[child] = deps.get(child, 0) + 1
+            if child not in seen:
+                seen.add(child)
+                stack.append(child)
+    ready = [n for n in dict.fromkeys(roots) if deps.get(n, 0) == 0]
+    captured = {}
+    stored_grads: set[int] = set()
+    with set_grad_enabled(create_graph):
+        while ready:
+            # newest first, like PyTorch's sequence numbers
+            ready.sort(key=lambda n: n._seq)
+            node = ready.pop()
+            slot = buffers.pop(node, {})
+            if node._pre_hooks:
+                for nr, hooks in node._pre_hooks.items():
+                    for h in list(hooks):
+                        if nr in slot and slot[nr] is not None:
+                            r = h(slot[nr])
+                            if r is not None:
+                                slot[nr] = r
+            if capture:
+                for nr, g in slot.items():
+                    key = (node, nr)
+                    if key in capture:
+                        captured[capture[key]] = g
+            if isinstance(node, AccumulateGrad):
+                g = slot.get(0)
+                if accumulate and g is not None:
+                    _accumulate(node.variable, g, create_graph, stored_grads)
+                continue
+            n_out = len(node._out_meta)
+            args = []
+            for i in range(max(n_out, 1)):
+                g = slot.get(i)
+                if g is None and i < n_out:
+                    shape, dtype, device = node._out_meta[i]
+                    from ..ops.creation import zeros
+                    g = zeros(shape, dtype=dtype, device=device)
+                args.append(g)
+            in_grads = node.apply(args)
+            if not isinstance(in_grads, (tuple, list)):
+                in_grads = (in_grads,)
+            if not retain_graph:
+                node.release()
+            for e, g in zip(node.next_functions, in_grads):
+                if e is None:
+                    continue
+                child, nr = e
+                if g is not None:
+                    cslot = buffers.setdefault(child, {})
+                    cslot[nr] = _add(cslot.get(nr), g)
+                deps[child] -= 1
+                if deps[child] == 0:
+                    ready.append(child)
+    return captured
+
+
+def _accumulate(leaf, g, create_graph: bool, stored: set[int]) -> None:
+    if leaf._hooks:
+        for h in list(leaf._hooks):
+            r = h(g)
+            if r is not None:
+                g = r
+    if tuple(g._shape) != tuple(leaf._shape):
+        raise RuntimeError(f"Function AccumulateGrad returned an invalid gradient - got {list(g._shape)} "
+                           f"but expected shape compatible with {list(leaf._shape)}")
+    if not create_graph:
+        g = g.detach()
+    if leaf.grad is None:
+        # a gradient tensor that already went to another leaf is copied, so in-place changes of one
+        # .grad (zero_(), an optimizer's step) never reach the other
+        if id(g) in stored:
+            g = g.clone()
+        stored.add(id(g))
+        leaf.grad = g
+    else:
+        leaf.grad = leaf.grad + g if create_graph else (leaf.grad + g).detach()
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool = False, inputs=None) -> None:
+    """Compute the gradients of ``tensors`` and add them into the ``.grad`` of the leaves."""
+    outputs = _as_list(tensors)
+    gouts = _as_list(grad_tensors)
+    grads = _initial_grads(outputs, gouts, "backward")
+    if retain_graph is None:
+        retain_graph = create_graph
+    if inputs is not None:
+        inputs = _as_list(inputs)
+        capture = {}
+        for i, t in enumerate(inputs):
+            e = edge_of(t)
+            if e is not None:
+                capture[e] = i
+        got = _run(outputs, grads, retain_graph, create_graph, capture, accumulate=False)
+        stored: set[int] = set()
+        for i, t in enumerate(inputs):
+            if i in got and got[i] is not None:
+                _accumulate(t, got[i], create_graph, stored)
+        return
+    _run(outputs, grads, retain_graph, create_graph)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bool = False,
+         only_inputs: bool = True, allow_unused: bool | None = None, is_grads_batched: bool = False,
+         materialize_grads: bool = False):
+    """The gradients of ``outputs`` with respect to ``inputs`` (returned, not accumulated)."""
+    outputs = _as_list(outputs)
+    single = not isinstance(inputs, (list, tuple))
+    inputs = _as_list(inputs)
+    for i, t in enumerate(inputs):
+        if not (t._requires_grad or t.grad_fn is not None):
+            raise RuntimeError(f"One of the differentiated Tensors does not require grad")
+    grads = _initial_grads(outputs, _as_list(grad_outputs), "grad")
+    if retain_graph is None:
+        retain_graph = create_graph
+    capture = {}
+    for i, t in enumerate(inputs):
+        capture[edge_of(t)] = i
+    got = _run(outputs, grads, retain_graph, create_graph, capture, accumulate=False)
+    result = []
+    for i, t in enumerate(inputs):
+        g = got.get(i)
+        if g is None:
+            if materialize_grads:
+                from ..ops.creation import zeros_like
+                g = zeros_like(t)
+            elif not allow_unused:
+                raise RuntimeError("One of the differentiated Tensors appears to not have been used in the graph. "
+                                   "Set allow_unused=True if this is the desired behavior.")
+        elif not create_graph:
+            g = g.detach()
+        result.append(g)
+    return tuple(result)

@@ -1,0 +1,99 @@
+"""Grad modes: ``no_grad``, ``enable_grad``, ``set_grad_enabled``, ``inference_mode``."""
+from __future__ import annotations
+
+import functools
+
+__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
+           "is_inference_mode_enabled"]
+
+
+class _State:
+    grad_enabled = True
+    inference = False
+
+
+STATE = _State()
+
+
+def is_grad_enabled() -> bool:
+    return STATE.grad_enabled
+
+
+def is_inference_mode_enabled() -> bool:
+    return STATE.inference
+
+
+class _Mode:
+    """A context manager that is also a decorator (PyTorch's _DecoratorContextManager)."""
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return fn(*args, **kwargs)
+        return wrapper
+
+    def clone(self):
+        return type(self)()
+
+
+class no_grad(_Mode):
+    """Disable gradient recording inside the block (or the decorated function)."""
+
+    def __enter__(self):
+        self.prev = STATE.grad_enabled
+        STATE.grad_enabled = False
+
+    def __exit__(self, *exc):
+        STATE.grad_enabled = self.prev
+        return False
+
+
+class enable_grad(_Mode):
+    """Enable gradient recording inside the block, even within ``no_grad``."""
+
+    def __enter__(self):
+        self.prev = STATE.grad_enabled
+        STATE.grad_enabled = True
+
+    def __exit__(self, *exc):
+        STATE.grad_enabled = self.prev
+        return False
+
+
+class set_grad_enabled(_Mode):
+    """Set gradient recording on or off; works as a function, a context manager or a decorator."""
+
+    def __init__(self, mode: bool):
+        self.prev = STATE.grad_enabled
+        self.mode = bool(mode)
+        STATE.grad_enabled = self.mode
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        STATE.grad_enabled = self.prev
+        return False
+
+    def clone(self):
+        return type(self)(self.mode)
+
+
+class inference_mode(_Mode):
+    """Like ``no_grad`` (here the two are the same: tensors made inside never record a graph)."""
+
+    def __init__(self, mode: bool = True):
+        self.mode = bool(mode)
+
+    def __enter__(self):
+        self.prev = (STATE.grad_enabled, STATE.inference)
+        if self.mode:
+            STATE.grad_enabled, STATE.inference = False, True
+
+    def __exit__(self, *exc):
+        STATE.grad_enabled, STATE.inference = self.prev
+        return False
+
+    def clone(self):
+        return type(self)(self.mode)

@@ -1,0 +1,137 @@
+"""Graph nodes. An op that ran with grad enabled and an input that requires grad calls
+:func:`record`, which makes a :class:`Node` holding the op's backward closure and the edges to
+its inputs' nodes, and sets it as the outputs' ``grad_fn``."""
+from __future__ import annotations
+
+from typing import Callable
+
+from .grad_mode import STATE
+
+_SECOND_BACKWARD = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+    "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+    "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if "
+    "you need to access saved tensors after calling backward.")
+
+
+class Node:
+    """A backward function in the graph (``tensor.grad_fn``)."""
+
+    __slots__ = ("_name", "next_functions", "_backward", "_saved", "_versions", "_had_saved", "_out_meta",
+                 "_pre_hooks", "_seq", "__weakref__")
+    _counter = 0
+
+    def __init__(self, name: str, edges, backward: Callable | None, saved=(), out_meta=()):
+        self._name = name
+        self.next_functions = tuple(edges)
+        self._backward = backward
+        self._saved = tuple(saved)
+        self._versions = tuple(t._storage.version[0] for t in self._saved)
+        self._had_saved = bool(self._saved)
+        self._out_meta = tuple(out_meta)
+        self._pre_hooks = None
+        Node._counter += 1
+        self._seq = Node._counter
+
+    def name(self) -> str:
+        return self._name
+
+    def __repr__(self) -> str:
+        return f"<{self._name} object at {hex(id(self))}>"
+
+    def register_prehook(self, output_nr: int, hook) -> "_Handle":
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        lst = self._pre_hooks.setdefault(output_nr, [])
+        lst.append(hook)
+        return _Handle(lst, hook)
+
+    def check_saved(self) -> None:
+        if self._backward is None:
+            raise RuntimeError(_SECOND_BACKWARD)
+        for t, v in zip(self._saved, self._versions):
+            now = t._storage.version[0]
+            if now != v:
+                fn = t.grad_fn.name() if t.grad_fn is not None else None
+                where = f", which is output {t._output_nr} of {fn}," if fn else ""
+                raise RuntimeError(
+                    "one of the variables needed for gradient computation has been modified by an inplace "
+                    f"operation: [{t.type()} {list(t._shape)}]{where} is at version {now}; expected version {v} "
+                    "instead. Hint: the backtrace further above can point to the operation that failed to "
+                    "compute its gradient.")
+
+    def apply(self, grads: list):
+        self.check_saved()
+        return self._backward(*grads)
+
+    def release(self) -> None:
+        if self._had_saved:
+            self._backward = None
+            self._saved = ()
+
+
+class AccumulateGrad(Node):
+    """The node at a leaf that requires grad: adds incoming gradients into ``leaf.grad``."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable):
+        super().__init__("AccumulateGrad", (), None)
+        self.variable = variable
+
+    def release(self) -> None:
+        pass
+
+
+class _Handle:
+    """What ``register_hook`` returns: ``handle.remove()`` takes the hook out."""
+
+    def __init__(self, lst: list, hook):
+        self._lst, self._hook = lst, hook
+
+    def remove(self) -> None:
+        if self._hook in self._lst:
+            self._lst.remove(self._hook)
+
+
+def accumulator(leaf) -> AccumulateGrad:
+    acc = leaf._accumulator
+    if acc is None:
+        acc = leaf._accumulator = AccumulateGrad(leaf)
+    return acc
+
+
+def edge_of(t):
+    if t.grad_fn is not None:
+        return (t.grad_fn, t._output_nr)
+    if t._requires_grad:
+        return (accumulator(t), 0)
+    return None
+
+
+def needs_grad(*inputs) -> bool:
+    if not STATE.grad_enabled:
+        return False
+    from ..tensor import Tensor
+    for x in inputs:
+        if isinstance(x, Tensor) and (x._requires_grad or x.grad_fn is not None):
+            return True
+    return False
+
+
+def record(name: str, inputs, outputs, backward: Callable, saved=()) -> Node | None:
+    """Attach a node to ``outputs`` when grad is enabled and an input requires grad.
+
+    ``backward(*grad_outputs)`` returns one gradient (or None) per entry of ``inputs``; it must be
+    written with differentiable ops. ``saved`` lists the tensors it uses, so that an in-place change
+    of one raises PyTorch's error instead of giving a wrong gradient.
+    """
+    if not needs_grad(*inputs):
+        return None
+    from ..tensor import Tensor
+    edges = [edge_of(x) if isinstance(x, Tensor) else None for x in inputs]
+    node = Node(name, edges, backward, saved, [(o._shape, o.dtype, o._device) for o in outputs])
+    for i, o in enumerate(outputs):
+        o.grad_fn = node
+        o._output_nr = i
+    return node
