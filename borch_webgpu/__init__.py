@@ -9,18 +9,23 @@ from ._dtype import (bool, double, dtype, float, float16, float32, float64, get_
 from .device import device, get_default_device, set_default_device
 from .tensor import Size, Tensor
 from ._tensor_str import set_printoptions
+from . import autograd
+from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, \
+    set_grad_enabled
 from .ops.creation import (arange, as_tensor, empty, empty_like, from_numpy, full, full_like, ones, ones_like, tensor,
                            zeros, zeros_like)
-from .ops.elementwise import add, broadcast_shapes, div, divide, mul, multiply, sub, subtract, true_divide
+from .ops.elementwise import (add, arctan2, atan2, broadcast_shapes, div, divide, eq, floor_divide, fmod, ge, greater,
+                              greater_equal, gt, le, lerp, less, less_equal, logical_and, logical_or, logical_xor, lt,
+                              maximum, minimum, mul, multiply, ne, not_equal, pow, remainder, sub, subtract,
+                              true_divide, where)
+from .ops.unary import (abs, absolute, acos, arccos, arcsin, arctan, asin, atan, ceil, clamp, clip, cos, cosh, erf,  # noqa: A004
+                        exp, exp2, expm1, fix, floor, frac, isfinite, isinf, isnan, log, log1p, log2, log10,
+                        logical_not, nan_to_num, neg, negative, reciprocal, relu, round, rsqrt, sigmoid, sign, sin,
+                        sinh, sqrt, square, tan, tanh, trunc)
+from .ops.views import (chunk, flatten, movedim, narrow, permute, reshape, select, split, squeeze, swapaxes, swapdims,
+                        t, transpose, unbind, unflatten, unsqueeze)
+from .ops.memory import clone
 from .ops.reduce import sum  # noqa: A004
 from . import webgpu
 
-__all__ = [
-    "__version__", "Tensor", "Size", "dtype", "device",
-    "float32", "float", "float16", "half", "float64", "double", "int32", "int", "int64", "long", "bool",
-    "get_default_dtype", "set_default_dtype", "get_default_device", "set_default_device", "set_printoptions",
-    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
-    "zeros_like", "ones_like", "full_like", "empty_like",
-    "add", "sub", "mul", "div", "subtract", "multiply", "divide", "true_divide", "broadcast_shapes", "sum",
-    "webgpu",
-]
+__all__ = [name for name in dir() if not name.startswith("_") or name == "__version__"]

@@ -17,7 +17,8 @@ class Tensor:
     """A multi-dimensional array on the ``cpu`` or ``webgpu`` device (``torch.Tensor``)."""
 
     __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_device", "_requires_grad",
-                 "grad", "grad_fn", "_retains_grad", "_hooks", "_base", "__weakref__")
+                 "grad", "grad_fn", "_output_nr", "_accumulator", "_retains_grad", "_hooks", "_base",
+                 "_view_src_fn", "_view_fn", "_ver", "__weakref__")
 
     def __init__(self, *args, **kwargs):
         raise TypeError("Tensor cannot be constructed directly here; use borch_webgpu.tensor(data), "
@@ -35,9 +36,14 @@ class Tensor:
         t._requires_grad = False
         t.grad = None
         t.grad_fn = None
+        t._output_nr = 0
+        t._accumulator = None
         t._retains_grad = False
         t._hooks = None
         t._base = None
+        t._view_src_fn = None
+        t._view_fn = None
+        t._ver = [0]  # version counter, shared by views and detach(); .data gets its own
         return t
 
     # ---- properties -----------------------------------------------------------------------
@@ -94,21 +100,100 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
-        return self._requires_grad
+        return self._requires_grad or self.grad_fn is not None
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
         if value and not (self.dtype.is_floating_point):
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         if self.grad_fn is not None and not value:
             raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to use a "
                                "computed variable in a subgraph that doesn't require differentiation use "
                                "var_no_grad = var.detach().")
         self._requires_grad = builtins.bool(value)
 
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        self.requires_grad = requires_grad
+        return self
+
     @property
     def is_leaf(self) -> bool:
         return self.grad_fn is None
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    @property
+    def output_nr(self) -> int:
+        return self._output_nr
+
+    def _version_get(self) -> int:
+        return self._ver[0]
+
+    _version = property(_version_get)
+
+    def _bump_version(self) -> None:
+        self._ver[0] += 1
+
+    def detach(self) -> "Tensor":
+        """A tensor sharing this one's data, cut from the graph (``requires_grad=False``)."""
+        t = Tensor._make(self._storage, self._shape, self.dtype, self._device, self._stride, self._offset)
+        t._ver = self._ver
+        return t
+
+    def detach_(self) -> "Tensor":
+        if self._base is not None and self._base.requires_grad:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self) -> "Tensor":
+        """The values without the graph; unlike detach(), in-place changes through it are not tracked."""
+        return Tensor._make(self._storage, self._shape, self.dtype, self._device, self._stride, self._offset)
+
+    @data.setter
+    def data(self, other: "Tensor") -> None:
+        if not isinstance(other, Tensor):
+            raise TypeError(f"data must be a Tensor, got {type(other).__name__}")
+        self._storage, self._shape, self._stride, self._offset = other._storage, other._shape, other._stride, \
+            other._offset
+        self.dtype, self._device = other.dtype, other._device
+
+    def backward(self, gradient=None, retain_graph=None, create_graph: bool = False, inputs=None) -> None:
+        """Compute gradients of this tensor w.r.t. graph leaves and add them into their ``.grad``."""
+        from .autograd import engine
+        engine.backward(self, gradient, retain_graph, create_graph, inputs)
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            return self.grad_fn.register_prehook(self._output_nr, hook)
+        from .autograd.graph import _Handle
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(hook)
+        return _Handle(self._hooks, hook)
+
+    def retain_grad(self) -> None:
+        """Keep ``.grad`` for this non-leaf tensor after backward."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None or self._retains_grad:
+            return
+        import weakref
+        ref = weakref.ref(self)
+
+        def keep(g):
+            t = ref()
+            if t is not None:
+                t.grad = g.detach() if t.grad is None else (t.grad + g).detach()
+        self.grad_fn.register_prehook(self._output_nr, keep)
+        self._retains_grad = True
 
     # ---- conversion -----------------------------------------------------------------------
     def _backend(self):
@@ -122,7 +207,7 @@ class Tensor:
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """The values as a numpy array (a copy; on WebGPU this waits for the GPU)."""
-        if self._requires_grad and not force:
+        if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._host("Tensor.numpy()")
 

@@ -26,7 +26,7 @@ class Node:
         self.next_functions = tuple(edges)
         self._backward = backward
         self._saved = tuple(saved)
-        self._versions = tuple(t._storage.version[0] for t in self._saved)
+        self._versions = tuple(t._ver[0] for t in self._saved)
         self._had_saved = bool(self._saved)
         self._out_meta = tuple(out_meta)
         self._pre_hooks = None
@@ -50,7 +50,7 @@ class Node:
         if self._backward is None:
             raise RuntimeError(_SECOND_BACKWARD)
         for t, v in zip(self._saved, self._versions):
-            now = t._storage.version[0]
+            now = t._ver[0]
             if now != v:
                 fn = t.grad_fn.name() if t.grad_fn is not None else None
                 where = f", which is output {t._output_nr} of {fn}," if fn else ""
@@ -102,6 +102,11 @@ def accumulator(leaf) -> AccumulateGrad:
 
 
 def edge_of(t):
+    b = t._base
+    if b is not None and b.grad_fn is not t._view_src_fn and b.grad_fn is not None:
+        # the base was changed in place after this view was made: take the view's slice of its new history
+        from ..ops.memory import view_of_base
+        view_of_base(t, b, b._shape)
     if t.grad_fn is not None:
         return (t.grad_fn, t._output_nr)
     if t._requires_grad:

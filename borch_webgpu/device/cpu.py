@@ -10,11 +10,10 @@ from numpy.lib.stride_tricks import as_strided
 
 
 class CPUStorage:
-    __slots__ = ("array", "version", "__weakref__")
+    __slots__ = ("array", "__weakref__")
 
     def __init__(self, array: np.ndarray):
         self.array = array
-        self.version = [0]
 
     @property
     def backend(self):
@@ -52,8 +51,9 @@ class CPUBackend:
         """Copy values (broadcastable, any dtype) into the view of t."""
         self.view(t)[...] = values
 
-    def elementwise(self, op, operands, C, R, shape, out_dtype=None) -> CPUStorage:
-        """Run an elementwise op: compute in C, the op returns R, the result is stored as out_dtype (R)."""
+    def elementwise(self, op, operands, C, R, shape, out_dtype=None, params=(), out=None, wgsl=None) -> CPUStorage:
+        """Run an elementwise op: compute in C, the op returns R, the result is stored as out_dtype (R).
+        params: op parameters passed to the reference after the operands; out: a view to write into."""
         O = out_dtype or R
         cnp = compute_np(C)
         args = []
@@ -63,18 +63,23 @@ class CPUBackend:
             else:
                 args.append(np.broadcast_to(self.view(x).astype(cnp, copy=False), shape))
         with np.errstate(all="ignore"):
-            out = op.ref(*args)
-        out = np.broadcast_to(np.asarray(out), shape)
+            res = op.ref(*args, *params)
+        res = np.broadcast_to(np.asarray(res), shape)
         if O.name == "bool" and R.name != "bool":
-            out = out != 0
-        elif out.dtype.kind == "f" and O.category == 1:
-            out = _f2i(out)
-        return CPUStorage(np.ascontiguousarray(out.astype(O.storage_np)).reshape(-1))
+            res = res != 0
+        elif res.dtype.kind == "f" and O.category == 1:
+            res = _f2i(res)
+        res = res.astype(O.storage_np)
+        if out is not None:
+            self.view(out)[...] = res
+            return out._storage
+        return CPUStorage(np.ascontiguousarray(res).reshape(-1))
 
-    def reduce(self, op, x, dims: tuple[int, ...], out_shape, C, R) -> CPUStorage:
+    def reduce(self, op, x, dims: tuple[int, ...], out_shape, C, R, params=(), wgsl=None) -> CPUStorage:
+        """Reduce x over dims with the op's numpy reference ``ref(values, dims, *params)``."""
         v = self.view(x).astype(compute_np(C), copy=False)
         with np.errstate(all="ignore"):
-            out = op.ref(v, dims)
+            out = (op.extra["refs"][wgsl[1]] if wgsl else op.ref)(v, dims, *params)
         out = np.asarray(out).astype(R.storage_np).reshape(out_shape)
         return CPUStorage(np.ascontiguousarray(out).reshape(-1))
 

@@ -13,13 +13,12 @@ MAX_RANK = 12
 
 
 class GPUStorage:
-    __slots__ = ("rt", "bid", "size", "nbytes", "version", "__weakref__")
+    __slots__ = ("rt", "bid", "size", "nbytes", "__weakref__")
 
     def __init__(self, rt, nbytes: int):
         self.rt = rt
         self.nbytes = nbytes
         self.bid, self.size = rt.alloc(max(nbytes, 4))
-        self.version = [0]
 
     @property
     def backend(self):
@@ -112,17 +111,26 @@ class GPUBackend:
         return np.lib.stride_tricks.as_strided(raw, shape=t._shape, strides=tuple(s * dt.itemsize for s in t._stride)).copy()
 
     # ---- kernel families ------------------------------------------------------------------------
-    def elementwise(self, op, operands, C, R, shape, out_dtype=None) -> GPUStorage:
-        """Run an elementwise op: compute in C, the op returns R, the result is stored as out_dtype (R)."""
+    def elementwise(self, op, operands, C, R, shape, out_dtype=None, params=(), out=None, wgsl=None) -> GPUStorage:
+        """Run an elementwise op: compute in C, the op returns R, the result is stored as out_dtype (R).
+
+        params: up to three op parameters (floats, read in WGSL with pf(9u)...). out: a tensor view to
+        write into instead of a new contiguous storage (an in-place op or an assignment)."""
         O = out_dtype or R
         numel = 1
         for s in shape:
             numel *= s
-        out = GPUStorage(self.rt, numel * O.storage_np.itemsize)
+        if out is None:
+            storage = GPUStorage(self.rt, numel * O.storage_np.itemsize)
+            out_off = 0
+        else:
+            storage = out._storage
+            out_off = out._offset
         if numel == 0:
-            return out
+            return storage
         cstr = contiguous_strides(shape)
-        kinds, types, bufs, offsets, scalars, strided = [], [], [out.bid], [0, 0, 0], [0, 0, 0], []
+        strided_out = out is not None and tuple(out._stride) != cstr
+        kinds, types, bufs, offsets, scalars, strided = [], [], [storage.bid], [0, 0, 0], [0, 0, 0], []
         for k, x in enumerate(operands):
             if isinstance(x, (bool, int, float)):
                 kinds.append("v")
@@ -138,30 +146,38 @@ class GPUBackend:
             else:
                 kinds.append("s")
                 strided.append((k, bs))
+        if strided_out:
+            if len(operands) > 2:
+                raise NotImplementedError(f"{op.name}: writing into a non-contiguous view with 3 operands")
+            strided.append((2, list(out._stride)))
+            offsets[2] = out_off
         rank, shp, sts = 0, [], []
         if strided:
-            shp, merged = coalesce(shape, [bs for _, bs in strided])
+            shp, sts = coalesce(shape, [bs for _, bs in strided])
             rank = len(shp)
             if rank > MAX_RANK:
                 raise NotImplementedError(f"{op.name}: tensors with more than {MAX_RANK} non-mergeable dims")
-            sts = merged
         words = [0] * 60
-        words[0], words[1], words[2] = numel, rank, 0
+        words[0], words[1], words[2] = numel, rank, out_off
         words[3:6] = offsets
         words[6:9] = scalars
+        for j, p in enumerate(params):
+            words[9 + j] = f32_bits(p) if isinstance(p, float) else int(p) & 0xFFFFFFFF
         words[12:12 + rank] = shp
         for (k, _), st in zip(strided, sts):
             words[24 + 12 * k:24 + 12 * k + rank] = st
         kinds_t, types_t = tuple(kinds), tuple(types)
         ob = O.name == "bool" and R.name != "bool"
-        key = ("ew", op.wgsl[0], op.wgsl[1], C.wgsl, R.wgsl, O.wgsl, ob, kinds_t, types_t)
-        pipe = self.rt.pipeline(key, lambda: kernels.elementwise_source(op.wgsl[0], op.wgsl[1], C.wgsl, R.wgsl,
-                                                                           O.wgsl, ob, kinds_t, types_t),
+        file, block = wgsl or op.wgsl
+        key = ("ew", file, block, C.wgsl, R.wgsl, O.wgsl, ob, kinds_t, types_t, strided_out)
+        pipe = self.rt.pipeline(key, lambda: kernels.elementwise_source(file, block, C.wgsl, R.wgsl,
+                                                                           O.wgsl, ob, kinds_t, types_t, strided_out),
                                 "w" + "r" * (len(bufs) - 1))
         self.rt.dispatch(pipe, tuple(bufs), words, groups_for(numel))
-        return out
+        return storage
 
-    def reduce(self, op, x, dims: tuple[int, ...], out_shape, C, R) -> GPUStorage:
+    def reduce(self, op, x, dims: tuple[int, ...], out_shape, C, R, params=(), wgsl=None) -> GPUStorage:
+        """Reduce x over dims: compute in C, result R; params are read in WGSL with pf(8u)..."""
         kept = [d for d in range(len(x._shape)) if d not in dims]
         M = 1
         for d in kept:
@@ -182,7 +198,9 @@ class GPUBackend:
         words[24:24 + len(kstr)] = kstr
         words[36:36 + len(rshape)] = rshape
         words[48:48 + len(rstr)] = rstr
-        in_t, file, block = x.dtype.wgsl, op.wgsl[0], op.wgsl[1]
+        for j, p in enumerate(params):
+            words[8 + j] = f32_bits(float(p))
+        in_t, (file, block) = x.dtype.wgsl, (wgsl or op.wgsl)
 
         def pipe(mode, in_type):
             key = ("red", file, block, C.wgsl, R.wgsl, in_type, mode)

@@ -43,12 +43,18 @@ def fill(template: str, **slots: str) -> str:
     return template
 
 
-def _cast(to: str, frm: str) -> str:
-    return "" if to == frm else to
+def common(C: str) -> str:
+    """common.wgsl plus `nonzero(x: C)` for this kernel's compute type."""
+    kind = {"f32": "f", "f16": "f", "i32": "i", "u32": "u"}[C]
+    arg = "f32(x)" if C == "f16" else "x"
+    lo, hi = {"f32": ("-f32_inf()", "f32_inf()"), "f16": ("C(-f32_inf())", "C(f32_inf())"),
+              "i32": ("i32(-2147483648)", "2147483647"), "u32": ("0u", "0xffffffffu")}[C]
+    return (wgsl_file("common.wgsl") + f"fn nonzero(x: C) -> bool {{ return nonzero_{kind}({arg}); }}\n"
+            f"fn c_lowest() -> C {{ return {lo}; }}\nfn c_highest() -> C {{ return {hi}; }}\n")
 
 
 def elementwise_source(file: str, op: str, C: str, R: str, out_t: str, out_bool: bool, kinds: tuple[str, ...],
-                       in_types: tuple[str, ...]) -> str:
+                       in_types: tuple[str, ...], strided_out: bool = False) -> str:
     """kinds[k]: 's' strided, 'c' contiguous same-shape, 'v' scalar value in the uniform block.
     C: compute type, R: the op's return type, out_t: the stored type (out_bool: stored as 0/1)."""
     buffers, loads, args = [], [], []
@@ -72,7 +78,8 @@ def elementwise_source(file: str, op: str, C: str, R: str, out_t: str, out_bool:
     else:
         store = call if out_t == R else f"{out_t}({call})"
     return fill(wgsl_file("elementwise.wgsl"), C=C, R=R, RS=out_t, BUFFERS="\n".join(buffers),
-                LOADS="\n".join(loads), OP=op_block(file, op), STORE=store)
+                LOADS="\n".join(loads), COMMON=common(C), OP=op_block(file, op), STORE=store,
+                OUT_INDEX="strided(i, 2u)" if strided_out else "pu(2u) + i")
 
 
 def reduce_source(file: str, op: str, C: str, R: str, in_t: str, out_t: str, mode: int) -> str:
@@ -82,5 +89,6 @@ def reduce_source(file: str, op: str, C: str, R: str, in_t: str, out_t: str, mod
     else:
         in_decl, load_fn = in_t, f"fn load(base: u32, j: u32) -> C {{ return C(x[base + red_off(j)]); }}"
     out_decl = "S" if mode == 2 else out_t
-    return fill(head + modes[str(mode)], C=C, R=R, OP=op_block(file, op), OUT_T=out_decl, IN_T=in_decl,
+    return fill(head + modes[str(mode)], C=C, R=R, COMMON=common(C), OP=op_block(file, op),
+                OUT_T=out_decl, IN_T=in_decl,
                 LOAD_FN=load_fn, OUT_CAST=out_t)

@@ -16,7 +16,7 @@ class OpDef:
     name: str                          # PyTorch's name (torch.add, Tensor.add)
     family: str                        # "binary", "unary", "reduce", ...
     wgsl: tuple[str, str] | None       # (file in wgsl/, //@op block)
-    ref: Callable                      # numpy reference; the cpu device runs it
+    ref: Callable | None               # numpy reference; the cpu device runs it (None: no kernel)
     dtype_rule: str = "promote"        # how compute/result dtypes follow from the inputs
     backward: Callable | None = None   # gradient formula written with other ops
     tol: tuple[float, float] = (1e-6, 1e-6)  # (rtol, atol) against PyTorch, float32

@@ -1,19 +1,25 @@
-"""Elementwise arithmetic with broadcasting and Python scalars on either side."""
+"""Elementwise ops: the shared dispatch (operands, broadcasting, type promotion, autograd) and the
+binary and ternary ops (arithmetic, comparisons, logical ops, where, lerp)."""
 from __future__ import annotations
 
 import builtins
+import math
 import numbers
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, autograd
 from ..device import backend_for
 from ..tensor import Tensor
 from ._registry import OpDef, register
 
-__all__ = ["add", "sub", "mul", "div", "subtract", "multiply", "divide", "true_divide", "broadcast_shapes"]
+__all__ = ["add", "sub", "mul", "div", "subtract", "multiply", "divide", "true_divide", "floor_divide", "remainder",
+           "fmod", "pow", "atan2", "arctan2", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "greater",
+           "less", "greater_equal", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor", "where",
+           "lerp", "broadcast_shapes", "sum_to", "ew"]
 
 
+# ---- shapes, operands and promotion ---------------------------------------------------------------
 def broadcast_shapes(*shapes) -> tuple[int, ...]:
     """The shape that all ``shapes`` broadcast to (PyTorch's rules, its error text)."""
     ndim = max((len(s) for s in shapes), default=0)
@@ -28,20 +34,18 @@ def broadcast_shapes(*shapes) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _binary_shape(op: str, a: tuple, b: tuple) -> tuple[int, ...]:
-    ndim = max(len(a), len(b))
-    pa, pb = (1,) * (ndim - len(a)) + a, (1,) * (ndim - len(b)) + b
-    out = []
-    for i, (x, y) in enumerate(zip(pa, pb)):
-        if x != y and x != 1 and y != 1:
-            raise RuntimeError(f"{op}: The size of tensor a ({x}) must match the size of tensor b ({y}) at "
-                               f"non-singleton dimension {i}")
-        out.append(y if x == 1 else x)
+def _broadcast(op: str, shapes) -> tuple[int, ...]:
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for k, s in enumerate(shapes):
+        for i, n in enumerate(s, start=ndim - len(s)):
+            if out[i] == 1:
+                out[i] = n
+            elif n != 1 and n != out[i]:
+                a, b = ("a", "b") if k == 1 else ("a", "c" if k == 2 else "b")
+                raise RuntimeError(f"{op}: The size of tensor {a} ({out[i]}) must match the size of tensor {b} ({n}) "
+                                   f"at non-singleton dimension {i}")
     return tuple(out)
-
-
-def _scalar(x) -> bool:
-    return isinstance(x, (numbers.Number, np.generic)) and not isinstance(x, Tensor)
 
 
 def _py_scalar(x):
@@ -54,40 +58,36 @@ def _py_scalar(x):
     raise TypeError(f"unsupported scalar type {type(x).__name__}")
 
 
-def _operands(op: str, a, b):
-    """Validate operands; returns (tensors or scalars, device)."""
-    dev = None
-    ts = [x for x in (a, b) if isinstance(x, Tensor)]
+def operands(op: str, args):
+    """Validate operands (tensors or Python numbers); returns (normalised args, device)."""
+    ts = [x for x in args if isinstance(x, Tensor)]
     if not ts:
         raise TypeError(f"{op}(): expected at least one Tensor argument")
-    devs = {t.device for t in ts}
-    if len(devs) > 1:
-        # PyTorch lets a 0-d cpu tensor join a GPU op as a scalar
+    dev = ts[0].device
+    if any(t.device != dev for t in ts):
         gpu = [t for t in ts if t.device.type != "cpu"]
         dev = gpu[0].device
         fixed = []
-        for x in (a, b):
+        for x in args:
             if isinstance(x, Tensor) and x.device != dev:
                 if x.dim() != 0:
                     raise RuntimeError(f"{op}: Expected all tensors to be on the same device, but found at least "
-                                       f"two devices, {gpu[0].device} and {x.device}!")
-                x = x.item()
+                                       f"two devices, {dev} and {x.device}!")
+                x = x.to(dev)
             fixed.append(x)
-        a, b = fixed
-    else:
-        dev = ts[0].device
+        args = fixed
     out = []
-    for x in (a, b):
+    for x in args:
         if isinstance(x, Tensor):
             out.append(x)
-        elif _scalar(x):
+        elif isinstance(x, (numbers.Number, np.generic)):
             out.append(_py_scalar(x))
         else:
-            raise TypeError(f"{op}(): unsupported operand type {type(x).__name__}")
+            raise TypeError(f"{op}(): argument must be a Tensor or a number, not {type(x).__name__}")
     return out, dev
 
 
-def _promote(args) -> _dtype.dtype:
+def promote(args) -> _dtype.dtype:
     dims = [x.dtype for x in args if isinstance(x, Tensor) and x.dim() > 0]
     zero = [x.dtype for x in args if isinstance(x, Tensor) and x.dim() == 0]
     scal = [x for x in args if not isinstance(x, Tensor)]
@@ -104,85 +104,468 @@ def _fix_scalar(x, C):
         if not -(2 ** 31) <= v < 2 ** 31:
             raise OverflowError(f"scalar {v} does not fit in int32 (int64 is held as int32 on WebGPU)")
         return v
-    return builtins.bool(x)
+    return builtins.int(builtins.bool(x))
 
 
-def binary(op: OpDef, a, b) -> Tensor:
-    args, dev = _operands(op.name, a, b)
-    res = _promote(args)
-    if op.name == "sub" and any((x.dtype.name == "bool") if isinstance(x, Tensor) else isinstance(x, builtins.bool)
-                                for x in args):
-        if all((x.dtype.name == "bool") if isinstance(x, Tensor) else isinstance(x, builtins.bool) for x in args):
-            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
-                               "Use the `^` or `logical_xor()` operator instead.")
+def _floatify(d):
+    return d if d.is_floating_point else _dtype.float32
+
+
+def dtypes_for(op: OpDef, args):
+    """(compute C, op result R, stored out) for an op's dtype rule."""
+    rule = op.dtype_rule
+    res = promote(args)
+    if rule == "promote":
+        if res.name == "bool":
+            return _dtype.int32, _dtype.int32, _dtype.bool_
+        return res, res, res
+    if rule == "float":
+        f = _floatify(res)
+        return f, f, f
+    if rule in ("compare", "logical"):
+        C = res if res.name != "bool" else _dtype.bool_
+        return C, _dtype.bool_, _dtype.bool_
+    if rule == "predicate":
+        return _dtype.float32, _dtype.bool_, _dtype.bool_
+    if rule == "where":
+        res = promote(args[1:])
+        C = res if res.name != "bool" else _dtype.int32
+        return C, C, res
+    if rule == "same":
+        if res.name == "bool":
+            return _dtype.int32, _dtype.int32, _dtype.bool_
+        return res, res, res
+    raise AssertionError(rule)
+
+
+def _grad_name(op: OpDef) -> str:
+    return op.extra.get("grad_name") or "".join(p.capitalize() for p in op.name.split("_")) + "Backward0"
+
+
+def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None) -> Tensor:
+    """Run elementwise op ``op`` on tensors/scalars with broadcasting, promotion and autograd."""
+    args, dev = operands(op.name, args)
+    C, R, O = dtypes or dtypes_for(op, args)
+    kargs = [_fix_scalar(x, C) for x in args]
+    shape = _broadcast(op.name, [x._shape if isinstance(x, Tensor) else () for x in kargs])
+    wgsl = (op.wgsl[0], block) if block else None
+    storage = backend_for(dev).elementwise(op, kargs, C, R, shape, O, params=params, wgsl=wgsl)
+    out = Tensor._make(storage, shape, O, dev)
+    if op.backward is not None and O.is_floating_point:
+        autograd.record(_grad_name(op), args, [out], lambda g: op.backward(g, *args, out, *params),
+                        [a for a in args if isinstance(a, Tensor)] + ([out] if op.extra.get("saves_out") else []))
+    return out
+
+
+def sum_to(g: Tensor, shape) -> Tensor:
+    """Sum a broadcast gradient back to ``shape``."""
+    shape = tuple(shape)
+    if tuple(g._shape) == shape:
+        return g
+    lead = g.dim() - len(shape)
+    dims = list(range(lead)) + [lead + i for i, s in enumerate(shape) if s == 1 and g._shape[lead + i] != 1]
+    r = g.sum(dim=dims, keepdim=True) if dims else g
+    return r.reshape(shape)
+
+
+def _tg(g, x):
+    """g summed to x's shape when x is a float tensor that may need a gradient, else None."""
+    if isinstance(x, Tensor) and x.dtype.is_floating_point:
+        return sum_to(g, x._shape)
+    return None
+
+
+def _reg(name, block, ref, rule="promote", backward=None, tol=(1e-6, 1e-6), file="ops_binary.wgsl", **extra):
+    return register(OpDef(name, "binary", (file, block), ref, dtype_rule=rule, backward=backward, tol=tol,
+                          extra=extra))
+
+
+# ---- arithmetic ------------------------------------------------------------------------------------
+def _div_back(g, a, b, out):
+    ga = _tg(g / b, a) if isinstance(a, Tensor) else None
+    gb = _tg(-g * out / b, b) if isinstance(b, Tensor) else None
+    return ga, gb
+
+
+ADD = _reg("add", "add", np.add, backward=lambda g, a, b, out: (_tg(g, a), _tg(g, b)))
+SUB = _reg("sub", "sub", np.subtract, backward=lambda g, a, b, out: (_tg(g, a), _tg(-g, b) if isinstance(b, Tensor)
+                                                                     else None))
+MUL = _reg("mul", "mul", np.multiply,
+           backward=lambda g, a, b, out: (_tg(g * b, a) if isinstance(a, Tensor) else None,
+                                          _tg(g * a, b) if isinstance(b, Tensor) else None))
+DIV = _reg("div", "div", np.true_divide, rule="float", backward=_div_back, tol=(2e-6, 1e-6))
+DIV_TRUNC = register(OpDef("_div_trunc", "binary", ("ops_binary.wgsl", "div_trunc_f"),
+                           lambda a, b: np.trunc(np.true_divide(a, b)) if np.asarray(a).dtype.kind == "f"
+                           else _int_div(a, b, "trunc"), tol=(1e-6, 1e-6),
+                           backward=lambda g, a, b, out: (_tg(g * 0, a), _tg(g * 0, b)),
+                           extra={"int_block": "div_trunc_i", "grad_name": "DivBackward1", "golden": "div"}))
+DIV_FLOOR = register(OpDef("floor_divide", "binary", ("ops_binary.wgsl", "div_floor_f"),
+                           lambda a, b: np.floor_divide(a, b) if np.asarray(a).dtype.kind == "f"
+                           else _int_div(a, b, "floor"), tol=(1e-6, 1e-6),
+                           backward=lambda g, a, b, out: (_tg(g * 0, a), _tg(g * 0, b)),
+                           extra={"int_block": "div_floor_i", "grad_name": "DivBackward1"}))
+REMAINDER = _reg("remainder", "remainder_f", lambda a, b: _np_rem(a, b), tol=(1e-5, 1e-5),
+                 backward=lambda g, a, b, out: (_tg(g, a), _tg(-g * floor_divide(a, b), b) if isinstance(b, Tensor)
+                                                else None),
+                 int_block="remainder_i")
+FMOD = _reg("fmod", "fmod_f", lambda a, b: np.fmod(a, b), tol=(1e-5, 1e-5),
+            backward=lambda g, a, b, out: (_tg(g, a), _tg(-g * (a / b).trunc(), b) if isinstance(b, Tensor) else None),
+            int_block="fmod_i")
+
+
+def _int_div(a, b, mode):
+    a, b = np.asarray(a), np.asarray(b)
+    with np.errstate(all="ignore"):
+        q = np.floor_divide(a, np.where(b == 0, 1, b))
+        if mode == "trunc":
+            r = a - q * b
+            q = np.where((r != 0) & ((a < 0) != (b < 0)), q + 1, q)
+    return q
+
+
+def _np_rem(a, b):
+    if np.asarray(a).dtype.kind == "f" or np.asarray(b).dtype.kind == "f":
+        m = np.fmod(a, b)
+        return np.where((m != 0) & ((np.asarray(b) < 0) != (m < 0)), m + b, m)
+    return np.remainder(a, np.where(np.asarray(b) == 0, 1, b))
+
+
+def _check_int_zero(op: str, b, C) -> None:
+    if C.category == 2:
+        return
+    zero = (b == 0) if not isinstance(b, Tensor) else builtins.bool((b == 0).any().item())
+    if zero:
+        raise RuntimeError(f"{op}: ZeroDivisionError (integer division by zero)")
+
+
+def _alpha(other, alpha, op):
+    if alpha == 1:
+        return other
+    if isinstance(other, Tensor):
+        return mul(other, alpha)
+    return other * alpha
+
+
+def add(input, other, *, alpha=1, out=None) -> Tensor:
+    """``input + alpha * other``, broadcasting; either side may be a Python scalar."""
+    return _out(ew(ADD, input, _alpha(other, alpha, "add")), out)
+
+
+def sub(input, other, *, alpha=1, out=None) -> Tensor:
+    """``input - alpha * other``, broadcasting; either side may be a Python scalar."""
+    _no_bool_sub(input, other)
+    return _out(ew(SUB, input, _alpha(other, alpha, "sub")), out)
+
+
+def _is_bool(x) -> bool:
+    return x.dtype.name == "bool" if isinstance(x, Tensor) else isinstance(x, builtins.bool)
+
+
+def _no_bool_sub(a, b) -> None:
+    if _is_bool(a) and _is_bool(b):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if _is_bool(a) or _is_bool(b):
         raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
                            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
-    if op.dtype_rule == "true_div":
-        out_t = res if res.is_floating_point else _dtype.float32
-        C = R = out_t
-    elif op.dtype_rule == "promote":
-        if res.name == "bool":
-            C = R = _dtype.int32
-        else:
-            C = R = res
-        out_t = res
-    else:  # pragma: no cover - rules are fixed per op
-        raise AssertionError(op.dtype_rule)
-    args = [_fix_scalar(x, C) for x in args]
-    shape = _binary_shape(op.name, *(x._shape if isinstance(x, Tensor) else () for x in args))
-    storage = backend_for(dev).elementwise(op, args, C, R, shape, out_t)
-    return Tensor._make(storage, shape, out_t, dev)
 
 
-ADD = register(OpDef("add", "binary", ("ops_binary.wgsl", "add"), np.add, tol=(1e-6, 1e-6)))
-SUB = register(OpDef("sub", "binary", ("ops_binary.wgsl", "sub"), np.subtract, tol=(1e-6, 1e-6)))
-MUL = register(OpDef("mul", "binary", ("ops_binary.wgsl", "mul"), np.multiply, tol=(1e-6, 1e-6)))
-DIV = register(OpDef("div", "binary", ("ops_binary.wgsl", "div"), np.true_divide, dtype_rule="true_div",
-                     tol=(1e-6, 1e-6)))
-
-
-def add(input, other, *, alpha=1) -> Tensor:
-    """``input + alpha * other``, broadcasting; either side may be a Python scalar."""
-    if alpha != 1:
-        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
-    return binary(ADD, input, other)
-
-
-def sub(input, other, *, alpha=1) -> Tensor:
-    """``input - alpha * other``, broadcasting; either side may be a Python scalar."""
-    if alpha != 1:
-        other = mul(other, alpha) if isinstance(other, Tensor) else other * alpha
-    return binary(SUB, input, other)
-
-
-def mul(input, other) -> Tensor:
+def mul(input, other, *, out=None) -> Tensor:
     """``input * other``, broadcasting; either side may be a Python scalar."""
-    return binary(MUL, input, other)
+    return _out(ew(MUL, input, other), out)
 
 
-def div(input, other, *, rounding_mode=None) -> Tensor:
-    """``input / other`` (true division: integers give float32), broadcasting."""
-    if rounding_mode is not None:
-        raise NotImplementedError("div: rounding_mode is not implemented yet")
-    return binary(DIV, input, other)
+def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
+    """``input / other``: true division (integers give float32), or ``rounding_mode='trunc'``/``'floor'``."""
+    if rounding_mode is None:
+        return _out(ew(DIV, input, other), out)
+    if rounding_mode not in ("trunc", "floor"):
+        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                         f"'{rounding_mode}'")
+    op = DIV_TRUNC if rounding_mode == "trunc" else DIV_FLOOR
+    return _out(_int_aware(op, input, other), out)
+
+
+def _int_aware(op: OpDef, a, b) -> Tensor:
+    args, _ = operands(op.name, (a, b))
+    C, R, O = dtypes_for(op, args)
+    block = None
+    if C.category != 2:
+        _check_int_zero(op.name, args[1], C)
+        block = op.extra["int_block"]
+    return ew(op, *args, block=block)
+
+
+def floor_divide(input, other, *, out=None) -> Tensor:
+    """``input // other`` (rounds toward negative infinity)."""
+    return _out(_int_aware(DIV_FLOOR, input, other), out)
+
+
+def remainder(input, other, *, out=None) -> Tensor:
+    """Python's ``%``: the result has the sign of the divisor."""
+    return _out(_int_aware(REMAINDER, input, other), out)
+
+
+def fmod(input, other, *, out=None) -> Tensor:
+    """C's fmod: the result has the sign of the dividend."""
+    return _out(_int_aware(FMOD, input, other), out)
+
+
+def _out(r: Tensor, out) -> Tensor:
+    """Write a result into a caller's ``out=`` tensor."""
+    if out is None:
+        return r
+    from .memory import assign
+    if tuple(out._shape) != tuple(r._shape):
+        raise RuntimeError(f"out=: expected an out tensor of shape {list(r._shape)}, got {list(out._shape)}")
+    assign(out, r)
+    return out
 
 
 subtract, multiply, divide, true_divide = sub, mul, div, div
 
+# ---- pow, atan2, maximum, minimum ------------------------------------------------------------------
+def _pow_back(g, a, b, out):
+    ga = _tg(where(b == 0, 0.0, g * b * pow(a, b - 1)), a) if isinstance(a, Tensor) else None
+    gb = _tg(g * out * _safe_log(a, b), b) if isinstance(b, Tensor) else None
+    return ga, gb
 
-def _method(name, fn):
-    setattr(Tensor, name, fn)
+
+POW = _reg("pow", "pow", lambda a, b: np.power(a, b), rule="float", tol=(1e-5, 1e-6), grad_name="PowBackward1",
+           backward=_pow_back)
 
 
-_method("add", lambda self, other, *, alpha=1: add(self, other, alpha=alpha))
-_method("sub", lambda self, other, *, alpha=1: sub(self, other, alpha=alpha))
-_method("mul", lambda self, other: mul(self, other))
-_method("div", lambda self, other, *, rounding_mode=None: div(self, other, rounding_mode=rounding_mode))
-_method("__add__", lambda self, other: binary(ADD, self, other))
-_method("__radd__", lambda self, other: binary(ADD, other, self))
-_method("__sub__", lambda self, other: binary(SUB, self, other))
-_method("__rsub__", lambda self, other: binary(SUB, other, self))
-_method("__mul__", lambda self, other: binary(MUL, self, other))
-_method("__rmul__", lambda self, other: binary(MUL, other, self))
-_method("__truediv__", lambda self, other: binary(DIV, self, other))
-_method("__rtruediv__", lambda self, other: binary(DIV, other, self))
+def _safe_log(a, b):
+    # d/db a**b = a**b * log(a); PyTorch masks a == 0 (where b >= 0) to 0
+    from .unary import log
+    if isinstance(a, Tensor):
+        return where((a == 0) & (b >= 0), 0.0, log(a))
+    return math.log(a) if a > 0 else (0.0 if a == 0 else float("nan"))
+
+
+POW_SCALAR = register(OpDef("_pow_scalar", "unary", ("ops_unary.wgsl", "pow_scalar"), lambda a, p: np.power(a, p),
+                            dtype_rule="float", tol=(1e-5, 1e-6),
+                            backward=lambda g, a, out, p: (g * p * pow(a, p - 1) if p != 2 else g * 2 * a,),
+                            extra={"grad_name": "PowBackward0", "golden": "pow"}))
+RPOW_SCALAR = register(OpDef("_rpow_scalar", "unary", ("ops_unary.wgsl", "rpow_scalar"),
+                             lambda a, p: np.power(np.float32(p), a), dtype_rule="float", tol=(1e-5, 1e-6),
+                             backward=lambda g, a, out, p: (g * out * (math.log(p) if p > 0 else
+                                                                       (0.0 if p == 0 else float("nan"))),),
+                             extra={"grad_name": "PowBackward1", "golden": "pow", "saves_out": True}))
+IPOW = register(OpDef("_ipow", "unary", ("ops_unary.wgsl", "ipow_scalar"), lambda a, p: np.power(a, p),
+                      dtype_rule="same", tol=(0, 0), extra={"golden": "pow"}))
+POW_I = register(OpDef("_pow_i", "binary", ("ops_binary.wgsl", "pow_i"), lambda a, b: np.power(a, b), tol=(0, 0),
+                       extra={"golden": "pow"}))
+
+
+def pow(input, exponent, *, out=None) -> Tensor:  # noqa: A001 - torch's name
+    """``input ** exponent``; either may be a Python number."""
+    if not isinstance(input, Tensor):
+        if not isinstance(exponent, Tensor):
+            raise TypeError("pow(): expected a Tensor")
+        base = _py_scalar(input)
+        if exponent.dtype.is_floating_point or isinstance(base, builtins.float):
+            e = exponent if exponent.dtype.is_floating_point else exponent.float()
+            return _out(ew(RPOW_SCALAR, e, params=(builtins.float(base),)), out)
+        return _out(ew(POW_I, base, exponent), out)
+    if isinstance(exponent, Tensor):
+        args, _ = operands("pow", (input, exponent))
+        C, R, O = dtypes_for(POW, args)
+        if C.category != 2:
+            if builtins.bool((exponent < 0).any().item()):
+                raise RuntimeError("Integers to negative integer powers are not allowed.")
+            return _out(ew(POW_I, input, exponent), out)
+        return _out(ew(POW, input, exponent), out)
+    e = _py_scalar(exponent)
+    if input.dtype.is_floating_point or isinstance(e, builtins.float):
+        x = input if input.dtype.is_floating_point else input.float()
+        return _out(ew(POW_SCALAR, x, params=(builtins.float(e),)), out)
+    if e < 0:
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return _out(ew(IPOW, input, params=(builtins.int(e),)), out)
+
+
+def _atan2_back(g, a, b, out):
+    d = a * a + b * b
+    return _tg(g * b / d, a), _tg(-g * a / d, b)
+
+
+ATAN2 = _reg("atan2", "atan2", np.arctan2, rule="float", backward=_atan2_back, tol=(2e-6, 2e-6))
+
+
+def atan2(input, other, *, out=None) -> Tensor:
+    """The angle of (other, input), element-wise, in radians."""
+    return _out(ew(ATAN2, input, other), out)
+
+
+arctan2 = atan2
+
+
+def _minmax_back(pick_a):
+    def back(g, a, b, out):
+        mask_a = pick_a(a, b)
+        # ties split the gradient evenly, as PyTorch does
+        tie = (a == b)
+        ga = where(tie, g / 2, where(mask_a, g, 0.0))
+        gb = where(tie, g / 2, where(mask_a, 0.0, g))
+        return _tg(ga, a), _tg(gb, b)
+    return back
+
+
+MAXIMUM = _reg("maximum", "maximum", lambda a, b: np.maximum(a, b), rule="promote",
+               backward=_minmax_back(lambda a, b: a > b), tol=(0, 0))
+MINIMUM = _reg("minimum", "minimum", lambda a, b: np.minimum(a, b), rule="promote",
+               backward=_minmax_back(lambda a, b: a < b), tol=(0, 0))
+
+
+def _tensors_only(op, a, b):
+    if not isinstance(a, Tensor) or not isinstance(b, Tensor):
+        raise TypeError(f"{op}(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(b if isinstance(a, Tensor) else a).__name__}")
+
+
+def maximum(input, other, *, out=None) -> Tensor:
+    """Element-wise maximum (NaN propagates)."""
+    _tensors_only("maximum", input, other)
+    return _out(ew(MAXIMUM, input, other), out)
+
+
+def minimum(input, other, *, out=None) -> Tensor:
+    """Element-wise minimum (NaN propagates)."""
+    _tensors_only("minimum", input, other)
+    return _out(ew(MINIMUM, input, other), out)
+
+
+# ---- comparisons and logical ops ---------------------------------------------------------------------
+_CMP = {}
+for _n, _ref in (("eq", np.equal), ("ne", np.not_equal), ("lt", np.less), ("le", np.less_equal),
+                 ("gt", np.greater), ("ge", np.greater_equal)):
+    _CMP[_n] = _reg(_n, _n, _ref, rule="compare", tol=(0, 0))
+_LOGIC = {}
+for _n, _ref in (("logical_and", np.logical_and), ("logical_or", np.logical_or), ("logical_xor", np.logical_xor)):
+    _LOGIC[_n] = _reg(_n, _n, _ref, rule="logical", tol=(0, 0))
+
+
+def _cmp(name):
+    op = _CMP[name]
+
+    def f(input, other, *, out=None) -> Tensor:
+        return _out(ew(op, input, other), out)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"Element-wise ``{name}`` comparison, broadcasting; the result is a bool tensor."
+    return f
+
+
+eq, ne, lt, le, gt, ge = (_cmp(n) for n in ("eq", "ne", "lt", "le", "gt", "ge"))
+greater, less, greater_equal, less_equal, not_equal = gt, lt, ge, le, ne
+
+
+def _logic(name):
+    op = _LOGIC[name]
+
+    def f(input, other, *, out=None) -> Tensor:
+        return _out(ew(op, input, other), out)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"Element-wise ``{name}`` (nonzero is True); the result is a bool tensor."
+    return f
+
+
+logical_and, logical_or, logical_xor = (_logic(n) for n in ("logical_and", "logical_or", "logical_xor"))
+
+# ---- ternary ops -----------------------------------------------------------------------------------------
+WHERE = register(OpDef("where", "ternary", ("ops_binary.wgsl", "where"), lambda c, a, b: np.where(c, a, b),
+                       dtype_rule="where", tol=(0, 0),
+                       backward=lambda g, c, a, b, out: (None, _tg(where(c, g, 0.0), a) if isinstance(a, Tensor)
+                                                         else None,
+                                                         _tg(where(c, 0.0, g), b) if isinstance(b, Tensor) else None),
+                       extra={"grad_name": "WhereBackward0"}))
+
+
+def where(condition, input=None, other=None, *, out=None):
+    """``input`` where ``condition`` else ``other`` (either may be a Python number);
+    ``where(condition)`` alone is ``nonzero(condition, as_tuple=True)``."""
+    if input is None and other is None:
+        from .indexing import nonzero
+        return nonzero(condition, as_tuple=True)
+    if not isinstance(condition, Tensor):
+        raise TypeError("where(): argument 'condition' must be Tensor")
+    if condition.dtype.name != "bool":
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{condition.dtype.name.capitalize() if condition.dtype.name != 'int64' else 'Long'}")
+    return _out(ew(WHERE, condition, input, other), out)
+
+
+def _lerp_back(g, a, b, w, out):
+    ga = _tg(g * (1 - w), a)
+    gb = _tg(g * w, b)
+    gw = _tg(g * (b - a), w) if isinstance(w, Tensor) else None
+    return ga, gb, gw
+
+
+LERP = register(OpDef("lerp", "ternary", ("ops_binary.wgsl", "lerp"),
+                      lambda a, b, w: np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w)),
+                      dtype_rule="float", tol=(1e-6, 1e-6), backward=_lerp_back))
+
+
+def lerp(input, end, weight, *, out=None) -> Tensor:
+    """``input + weight * (end - input)``; weight a tensor or a number."""
+    return _out(ew(LERP, input, end, weight), out)
+
+
+# ---- Tensor methods, in-place variants and operators ------------------------------------------------
+def _install():
+    from .memory import inplace
+
+    def method(fn):
+        return lambda self, *a, **k: fn(self, *a, **k)
+
+    def ip(name, fn):
+        return lambda self, *a, **k: inplace(name, fn, self, *a, **k)
+
+    for name, fn in (("add", add), ("sub", sub), ("mul", mul), ("div", div), ("subtract", sub), ("multiply", mul),
+                     ("divide", div), ("true_divide", div), ("floor_divide", floor_divide), ("remainder", remainder),
+                     ("fmod", fmod), ("pow", pow), ("atan2", atan2), ("arctan2", atan2), ("maximum", maximum),
+                     ("minimum", minimum), ("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge),
+                     ("greater", gt), ("less", lt), ("greater_equal", ge), ("less_equal", le), ("not_equal", ne),
+                     ("logical_and", logical_and), ("logical_or", logical_or), ("logical_xor", logical_xor),
+                     ("lerp", lerp)):
+        setattr(Tensor, name, method(fn))
+        if name not in ("maximum", "minimum", "greater", "less", "greater_equal", "less_equal", "not_equal"):
+            setattr(Tensor, name + "_", ip(name + "_", fn))
+    Tensor.where = lambda self, condition, other: where(condition, self, other)
+
+    def binop(fn, reflected=False):
+        def f(self, other):
+            if not isinstance(other, (Tensor, numbers.Number, np.generic)):
+                return NotImplemented
+            return fn(other, self) if reflected else fn(self, other)
+        return f
+
+    for dunder, fn in (("add", add), ("sub", sub), ("mul", mul), ("truediv", div), ("floordiv", floor_divide),
+                       ("mod", remainder), ("pow", pow)):
+        setattr(Tensor, f"__{dunder}__", binop(fn))
+        setattr(Tensor, f"__r{dunder}__", binop(fn, reflected=True))
+        setattr(Tensor, f"__i{dunder}__", lambda self, other, _f=fn, _n=dunder: inplace(f"__i{_n}__", _f, self, other))
+    for dunder, fn in (("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge)):
+        setattr(Tensor, f"__{dunder}__", binop(fn))
+
+    def _bool_or_int(name, logical, bitwise_msg):
+        def f(self, other):
+            if not isinstance(other, (Tensor, numbers.Number, np.generic)):
+                return NotImplemented
+            dt = self.dtype if isinstance(self, Tensor) else other.dtype
+            odt = other.dtype if isinstance(other, Tensor) else None
+            if dt.name == "bool" and (odt is None or odt.name == "bool"):
+                return logical(self, other)
+            raise TypeError(f"{bitwise_msg}: bitwise operations on integer tensors are not implemented; "
+                            "use logical_and/logical_or/logical_xor on bool tensors")
+        return f
+    Tensor.__and__ = Tensor.__rand__ = _bool_or_int("and", logical_and, "&")
+    Tensor.__or__ = Tensor.__ror__ = _bool_or_int("or", logical_or, "|")
+    Tensor.__xor__ = Tensor.__rxor__ = _bool_or_int("xor", logical_xor, "^")
+    Tensor.__iand__ = lambda self, o: inplace("__iand__", Tensor.__and__, self, o)
+    Tensor.__ior__ = lambda self, o: inplace("__ior__", Tensor.__or__, self, o)
+    Tensor.__ixor__ = lambda self, o: inplace("__ixor__", Tensor.__xor__, self, o)
+
+
+_install()

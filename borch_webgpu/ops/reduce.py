@@ -1,23 +1,31 @@
-"""Reductions over all dims, one dim or several, with keepdim."""
+"""Reductions over all dims, one dim or several, with keepdim: sum mean prod max min amax amin
+argmax argmin var std var_mean std_mean norm logsumexp all any, and softmax / log_softmax."""
 from __future__ import annotations
+
+import builtins
+import collections
+import math
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, autograd
 from ..tensor import Tensor, _wrap_dim
 from ._registry import OpDef, register
 
-__all__ = ["sum"]
+__all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "var_mean",
+           "std_mean", "norm", "logsumexp", "all", "any", "softmax", "log_softmax", "count_nonzero"]
+
+_max, _min, _sum, _any, _all = builtins.max, builtins.min, builtins.sum, builtins.any, builtins.all
 
 
 def reduce_dims(op: str, ndim: int, dim) -> tuple[int, ...]:
     if dim is None:
         return tuple(range(ndim))
+    dims = (dim,) if isinstance(dim, builtins.int) else tuple(dim)
     if ndim == 0:  # a 0-d tensor accepts dim 0 / -1 and has nothing to reduce
-        for d in ((dim,) if isinstance(dim, int) else tuple(dim)):
+        for d in dims:
             _wrap_dim(d, 0, op)
         return ()
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
     if not dims:
         return tuple(range(ndim))
     out = []
@@ -29,25 +37,503 @@ def reduce_dims(op: str, ndim: int, dim) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-def reduce(op: OpDef, x: Tensor, dim, keepdim: bool, C, R) -> Tensor:
-    dims = reduce_dims(op.name, x.dim(), dim)
+def _out_shape(shape, dims, keepdim):
     if keepdim:
-        shape = tuple(1 if d in dims else s for d, s in enumerate(x._shape))
-    else:
-        shape = tuple(s for d, s in enumerate(x._shape) if d not in dims)
-    storage = x._backend().reduce(op, x, dims, shape, C, R)
+        return tuple(1 if d in dims else s for d, s in enumerate(shape))
+    return tuple(s for d, s in enumerate(shape) if d not in dims)
+
+
+def _kernel(op: OpDef, x: Tensor, dims, keepdim: bool, C, R, params=(), block=None) -> Tensor:
+    shape = _out_shape(x._shape, dims, keepdim)
+    wgsl = (op.wgsl[0], block) if block else None
+    storage = x._backend().reduce(op, x, dims, shape, C, R, params=params, wgsl=wgsl)
     return Tensor._make(storage, shape, R, x.device)
 
 
-SUM = register(OpDef("sum", "reduce", ("ops_reduce.wgsl", "sum"), lambda a, dims: np.sum(a, axis=dims),
-                     tol=(1e-5, 1e-5)))
+def _red(name, ref, tol=(1e-5, 1e-5), state_words=1, **extra):
+    return register(OpDef(name, "reduce", ("ops_reduce.wgsl", name), ref, tol=tol, state_words=state_words,
+                          extra=extra))
+
+
+SUM = _red("sum", lambda a, dims: np.sum(a, axis=dims))
+MEAN = _red("mean", lambda a, dims: np.mean(a, axis=dims) if a.size or dims else np.float32(np.nan), tol=(1e-5, 1e-6))
+PROD = _red("prod", lambda a, dims: np.prod(a, axis=dims), tol=(1e-5, 1e-6))
+AMAX = _red("amax", lambda a, dims: np.max(a, axis=dims), tol=(0, 0))
+AMIN = _red("amin", lambda a, dims: np.min(a, axis=dims), tol=(0, 0))
+ARGMAX = _red("argmax", lambda a, dims: _np_argext(a, dims, np.nanargmax, True), tol=(0, 0), state_words=2)
+ARGMIN = _red("argmin", lambda a, dims: _np_argext(a, dims, np.nanargmin, False), tol=(0, 0), state_words=2)
+ALL = _red("all", lambda a, dims: np.all(a != 0, axis=dims), tol=(0, 0))
+ANY = _red("any", lambda a, dims: np.any(a != 0, axis=dims), tol=(0, 0))
+VAR = _red("var", lambda a, dims, c: _np_var(a, dims, c), tol=(2e-5, 1e-6), state_words=3)
+STD = _red("std", lambda a, dims, c: np.sqrt(_np_var(a, dims, c)), tol=(2e-5, 1e-6), state_words=3)
+LOGSUMEXP = _red("logsumexp", lambda a, dims: _np_lse(a, dims), tol=(2e-6, 2e-6), state_words=2)
+_NORM_REFS = {
+    "norm2": lambda a, dims: np.sqrt(np.sum(a * a, axis=dims)),
+    "norm1": lambda a, dims: np.sum(np.abs(a), axis=dims),
+    "norm_inf": lambda a, dims: np.max(np.abs(a), axis=dims) if a.size else np.zeros(()),
+    "norm_ninf": lambda a, dims: np.min(np.abs(a), axis=dims),
+    "norm0": lambda a, dims: np.sum(a != 0, axis=dims).astype(np.float32),
+    "normp": lambda a, dims, p: np.power(np.sum(np.power(np.abs(a), p), axis=dims), 1.0 / p),
+}
+NORM = register(OpDef("norm", "reduce", ("ops_reduce.wgsl", "norm2"), _NORM_REFS["norm2"], tol=(2e-5, 1e-6),
+                      extra={"refs": _NORM_REFS}))
+SOFTMAX = register(OpDef("softmax", "composite", None, None, tol=(2e-6, 1e-7), doc="exp(x - max) / sum"))
+LOG_SOFTMAX = register(OpDef("log_softmax", "composite", None, None, tol=(2e-6, 2e-6), doc="x - max - log(sum)"))
+MAX = register(OpDef("max", "composite", None, None, tol=(0, 0), doc="amax, or (values, indices) with dim"))
+MIN = register(OpDef("min", "composite", None, None, tol=(0, 0), doc="amin, or (values, indices) with dim"))
+
+
+def _np_argext(a, dims, fn, largest):
+    nan = np.isnan(a) if a.dtype.kind == "f" else np.zeros(a.shape, bool)
+    if not dims:
+        flat = a.reshape(-1)
+        nflat = nan.reshape(-1)
+        if nflat.any():
+            return np.int64(np.argmax(nflat))
+        return np.int64(np.argmax(flat) if largest else np.argmin(flat))
+    d = dims[0]
+    r = np.argmax(a, axis=d) if largest else np.argmin(a, axis=d)
+    if nan.any():
+        r = np.where(nan.any(axis=d), np.argmax(nan, axis=d), r)
+    return r
+
+
+def _np_var(a, dims, c):
+    n = np.prod([a.shape[d] for d in dims]) if dims else a.size
+    m = np.mean(a, axis=dims, keepdims=True, dtype=np.float64)
+    ss = np.sum((a - m) ** 2, axis=dims, dtype=np.float64)
+    dof = n - c
+    with np.errstate(all="ignore"):
+        return (ss / dof if dof > 0 else np.where(ss > 0, np.inf, np.nan)).astype(np.float32)
+
+
+def _np_lse(a, dims):
+    with np.errstate(all="ignore"):
+        m = np.max(a, axis=dims, keepdims=True) if a.size else np.zeros([1] * a.ndim, a.dtype)
+        m = np.where(np.isfinite(m), m, 0)
+        return (np.log(np.sum(np.exp(a - m), axis=dims)) + np.squeeze(m, axis=dims)).astype(np.float32)
+
+
+def _expand_back(g: Tensor, shape, dims, keepdim: bool) -> Tensor:
+    """g (the reduced shape) broadcast back over the reduced dims of ``shape``."""
+    if not keepdim:
+        for d in dims:
+            g = g.unsqueeze(d)
+    return g.expand(shape)
+
+
+def _require(op: str, x) -> Tensor:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
+    return x
 
 
 def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001 - torch's name
-    """Sum of elements over ``dim`` (all dims when None); integers and bools sum to int64."""
-    out = dtype or (input.dtype if input.dtype.is_floating_point else _dtype.int64)
-    _dtype.check_supported(out, "sum")
-    return reduce(SUM, input, dim, keepdim, out, out)
+    """Sum over ``dim`` (all dims when None); integers and bools sum to int64."""
+    x = _require("sum", input)
+    out_t = dtype if dtype is not None else (x.dtype if x.dtype.is_floating_point else _dtype.int64)
+    _dtype.check_supported(out_t, "sum")
+    if dtype is not None and out_t is not x.dtype:
+        x = x.to(out_t)
+    C = out_t if out_t.name != "bool" else _dtype.int32
+    dims = reduce_dims("sum", x.dim(), dim)
+    out = _kernel(SUM, x, dims, keepdim, C, out_t)
+    shape = x._shape
+    autograd.record("SumBackward1" if dim is not None else "SumBackward0", [x], [out],
+                    lambda g: (_expand_back(g, shape, dims, keepdim),))
+    return out
 
 
-Tensor.sum = lambda self, dim=None, keepdim=False, *, dtype=None: sum(self, dim, keepdim, dtype=dtype)
+def _float_only(op: str, x: Tensor, dtype=None):
+    d = dtype or x.dtype
+    if not d.is_floating_point:
+        raise RuntimeError(f"{op}(): could not infer output dtype. Input dtype must be either a floating point or "
+                           f"complex dtype. Got: {'Long' if d.name == 'int64' else d.name.capitalize()}")
+    return d
+
+
+def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """Mean over ``dim`` (all dims when None); floating inputs only, as in PyTorch."""
+    x = _require("mean", input)
+    d = _float_only("mean", x, dtype)
+    if d is not x.dtype:
+        x = x.to(d)
+    dims = reduce_dims("mean", x.dim(), dim)
+    out = _kernel(MEAN, x, dims, keepdim, d, d)
+    shape = x._shape
+    n = math.prod(shape[i] for i in dims) if dims else 1
+    autograd.record("MeanBackward1" if dim is not None else "MeanBackward0", [x], [out],
+                    lambda g: (_expand_back(g / n, shape, dims, keepdim),))
+    return out
+
+
+def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """Product over one dim (or all elements when ``dim`` is None)."""
+    x = _require("prod", input)
+    out_t = dtype if dtype is not None else (x.dtype if x.dtype.is_floating_point else _dtype.int64)
+    if out_t is not x.dtype:
+        x = x.to(out_t)
+    if dim is not None and not isinstance(dim, builtins.int):
+        raise TypeError("prod(): argument 'dim' must be int, not tuple")
+    dims = reduce_dims("prod", x.dim(), dim)
+    C = out_t if out_t.name != "bool" else _dtype.int32
+    out = _kernel(PROD, x, dims, keepdim, C, out_t)
+    shape = x._shape
+
+    def back(g):
+        from .elementwise import where
+        ge = _expand_back(g, shape, dims, keepdim)
+        oe = _expand_back(out, shape, dims, keepdim)
+        zero = x == 0
+        nz = sum(zero.long(), dim=list(dims), keepdim=True) if dims else sum(zero.long())
+        others = _kernel(PROD, where(zero, 1.0, x), dims, True, C, out_t)
+        if not dims:
+            others = others.reshape([1] * len(shape)) if shape else others
+        alt = where(nz == 1, others, 0.0).expand(shape) if shape else where(nz == 1, others, 0.0)
+        return (ge * where(zero, alt, oe / where(zero, 1.0, x)),)
+    autograd.record("ProdBackward1" if dim is not None else "ProdBackward0", [x], [out], back, [x, out])
+    return out
+
+
+def _even_split_back(x: Tensor, out: Tensor, dims, keepdim: bool):
+    def back(g):
+        from .elementwise import where
+        oe = _expand_back(out, x._shape, dims, keepdim)
+        mask = (x == oe) | (x.isnan() & oe.isnan())
+        count = sum(mask.float(), dim=list(dims), keepdim=True) if dims else sum(mask.float())
+        return (where(mask, _expand_back(g, x._shape, dims, keepdim) / count, 0.0),)
+    return back
+
+
+def _check_nonempty(op: str, x: Tensor, dims) -> None:
+    if x.numel() == 0 and (not dims or _any(x._shape[d] == 0 for d in dims)):
+        if dims:
+            raise IndexError(f"{op}(): Expected reduction dim {dims[0]} to have non-zero size.")
+        raise RuntimeError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                           f"reduction dim with the 'dim' argument.")
+
+
+def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+    """Largest value over ``dim`` (all dims for ``()``); gradient split evenly between ties."""
+    x = _require("amax", input)
+    dims = reduce_dims("amax", x.dim(), dim if dim != () else None)
+    _check_nonempty("amax", x, dims)
+    C = x.dtype if x.dtype.name != "bool" else _dtype.int32
+    out = _kernel(AMAX, x, dims, keepdim, C, x.dtype)
+    autograd.record("AmaxBackward0", [x], [out], _even_split_back(x, out, dims, keepdim), [x, out])
+    return out
+
+
+def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
+    """Smallest value over ``dim`` (all dims for ``()``); gradient split evenly between ties."""
+    x = _require("amin", input)
+    dims = reduce_dims("amin", x.dim(), dim if dim != () else None)
+    _check_nonempty("amin", x, dims)
+    C = x.dtype if x.dtype.name != "bool" else _dtype.int32
+    out = _kernel(AMIN, x, dims, keepdim, C, x.dtype)
+    autograd.record("AminBackward0", [x], [out], _even_split_back(x, out, dims, keepdim), [x, out])
+    return out
+
+
+def _arg(op: OpDef, x: Tensor, dim, keepdim: bool) -> Tensor:
+    if dim is None:
+        _check_nonempty(op.name, x, ())
+        flat = x.reshape(-1)
+        out = _kernel(op, flat, (0,), False, x.dtype if x.dtype.name != "bool" else _dtype.int32, _dtype.int64)
+        return out.reshape([1] * x.dim()) if keepdim else out
+    dims = reduce_dims(op.name, x.dim(), dim)
+    _check_nonempty(op.name, x, dims)
+    return _kernel(op, x, dims, keepdim, x.dtype if x.dtype.name != "bool" else _dtype.int32, _dtype.int64)
+
+
+def argmax(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    """Index of the largest value (of the flattened tensor when ``dim`` is None); the first on ties."""
+    return _arg(ARGMAX, _require("argmax", input), dim, keepdim)
+
+
+def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
+    """Index of the smallest value (of the flattened tensor when ``dim`` is None); the first on ties."""
+    return _arg(ARGMIN, _require("argmin", input), dim, keepdim)
+
+
+_MaxRet = collections.namedtuple("max", ["values", "indices"])
+_MinRet = collections.namedtuple("min", ["values", "indices"])
+
+
+def _index_back(x: Tensor, idx: Tensor, d: int, keepdim: bool):
+    def back(g, _gi=None):
+        from .creation import arange
+        from .elementwise import where
+        gk = g if keepdim else g.unsqueeze(d)
+        ik = idx if keepdim else idx.unsqueeze(d)
+        shape = [1] * x.dim()
+        shape[d] = x._shape[d]
+        pos = arange(x._shape[d], device=x.device).reshape(shape)
+        return (where(pos == ik, gk, 0.0),)
+    return back
+
+
+def _minmax(name: str, x: Tensor, dim, keepdim, other, arg, ret):
+    x = _require(name, x)
+    if other is not None:
+        from .elementwise import maximum, minimum
+        return (maximum if name == "max" else minimum)(x, other)
+    d = _wrap_dim(dim, _max(x.dim(), 1), name) if x.dim() else 0
+    if x.dim() == 0:
+        return ret(x.clone(), argmax(x, dim, keepdim) if name == "max" else argmin(x, dim, keepdim))
+    _check_nonempty(name, x, (d,))
+    C = x.dtype if x.dtype.name != "bool" else _dtype.int32
+    values = _kernel(AMAX if name == "max" else AMIN, x, (d,), keepdim, C, x.dtype)
+    indices = _kernel(arg, x, (d,), keepdim, C, _dtype.int64)
+    autograd.record("MaxBackward0" if name == "max" else "MinBackward0", [x], [values],
+                    _index_back(x, indices, d, keepdim), [x])
+    return ret(values, indices)
+
+
+def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001 - torch's name
+    """``max(x)``: the largest value; ``max(x, dim)``: ``(values, indices)``; ``max(x, other)``: maximum."""
+    other = None
+    if isinstance(dim, Tensor):
+        other, dim = dim, None
+    if dim is None and other is None:
+        x = _require("max", input)
+        _check_nonempty("max", x, ())
+        C = x.dtype if x.dtype.name != "bool" else _dtype.int32
+        out_v = _kernel(AMAX, x, reduce_dims("max", x.dim(), None), False, C, x.dtype)
+        autograd.record("MaxBackward1", [x], [out_v], _even_split_back(x, out_v, reduce_dims("max", x.dim(), None),
+                                                                       False), [x, out_v])
+        return out_v
+    return _minmax("max", input, dim, keepdim, other, ARGMAX, _MaxRet)
+
+
+def min(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001 - torch's name
+    """``min(x)``: the smallest value; ``min(x, dim)``: ``(values, indices)``; ``min(x, other)``: minimum."""
+    other = None
+    if isinstance(dim, Tensor):
+        other, dim = dim, None
+    if dim is None and other is None:
+        x = _require("min", input)
+        _check_nonempty("min", x, ())
+        C = x.dtype if x.dtype.name != "bool" else _dtype.int32
+        out_v = _kernel(AMIN, x, reduce_dims("min", x.dim(), None), False, C, x.dtype)
+        autograd.record("MinBackward1", [x], [out_v], _even_split_back(x, out_v, reduce_dims("min", x.dim(), None),
+                                                                       False), [x, out_v])
+        return out_v
+    return _minmax("min", input, dim, keepdim, other, ARGMIN, _MinRet)
+
+
+def _correction(op: str, unbiased, correction) -> float:
+    if correction is not None and unbiased is not None:
+        raise RuntimeError(f"{op}: cannot specify both correction and unbiased arguments")
+    if correction is not None:
+        return builtins.float(correction)
+    if unbiased is None:
+        return 1.0
+    return 1.0 if unbiased else 0.0
+
+
+def _var_args(dim, unbiased, keepdim):
+    # var(x, unbiased_bool) is PyTorch's old positional form
+    if isinstance(dim, builtins.bool):
+        return None, dim, keepdim
+    return dim, unbiased, keepdim
+
+
+def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+    """Variance over ``dim`` with ``correction`` (1 = Bessel's, the default)."""
+    x = _require("var", input)
+    dim, unbiased, keepdim = _var_args(dim, unbiased, keepdim)
+    d = _float_only("var", x)
+    c = _correction("var", unbiased, correction)
+    dims = reduce_dims("var", x.dim(), dim)
+    out = _kernel(VAR, x, dims, keepdim, d, d, params=(c,))
+    n = math.prod(x._shape[i] for i in dims) if dims else 1
+
+    def back(g):
+        m = mean(x, dim=list(dims), keepdim=True) if dims else mean(x)
+        return (_expand_back(g, x._shape, dims, keepdim) * 2 * (x - m) / _max(n - c, 0),)
+    autograd.record("VarBackward0", [x], [out], back, [x])
+    return out
+
+
+def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None) -> Tensor:
+    """Standard deviation over ``dim`` with ``correction`` (1 = Bessel's, the default)."""
+    x = _require("std", input)
+    dim, unbiased, keepdim = _var_args(dim, unbiased, keepdim)
+    d = _float_only("std", x)
+    c = _correction("std", unbiased, correction)
+    dims = reduce_dims("std", x.dim(), dim)
+    out = _kernel(STD, x, dims, keepdim, d, d, params=(c,))
+    n = math.prod(x._shape[i] for i in dims) if dims else 1
+
+    def back(g):
+        m = mean(x, dim=list(dims), keepdim=True) if dims else mean(x)
+        so = _expand_back(out, x._shape, dims, keepdim)
+        return (_expand_back(g, x._shape, dims, keepdim) * (x - m) / (so * _max(n - c, 0)),)
+    autograd.record("StdBackward0", [x], [out], back, [x, out])
+    return out
+
+
+def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    """``(var, mean)`` over ``dim``."""
+    return var(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim)
+
+
+def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    """``(std, mean)`` over ``dim``."""
+    return std(input, dim, unbiased, keepdim, correction=correction), mean(input, dim, keepdim)
+
+
+def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
+    """``log(sum(exp(input)))`` over ``dim``, computed stably."""
+    x = _require("logsumexp", input)
+    if not x.dtype.is_floating_point:
+        x = x.float()
+    dims = reduce_dims("logsumexp", x.dim(), dim)
+    out = _kernel(LOGSUMEXP, x, dims, keepdim, x.dtype, x.dtype)
+
+    def back(g):
+        from .unary import exp
+        return (_expand_back(g, x._shape, dims, keepdim) * exp(x - _expand_back(out, x._shape, dims, keepdim)),)
+    autograd.record("LogsumexpBackward0", [x], [out], back, [x, out])
+    return out
+
+
+def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None, dtype=None) -> Tensor:
+    """Vector p-norm over ``dim`` (all elements when None): p = 2 ('fro'), 1, inf, -inf, 0 or any number."""
+    x = _require("norm", input)
+    _float_only("norm", x, dtype)
+    if p is None or p == "fro":
+        p = 2
+    if isinstance(p, str):
+        raise RuntimeError(f"norm: p='{p}' is not supported (matrix norms need linalg)")
+    p = builtins.float(p)
+    dims = reduce_dims("norm", x.dim(), dim)
+    block, params = {2.0: ("norm2", ()), 1.0: ("norm1", ()), math.inf: ("norm_inf", ()),
+                     -math.inf: ("norm_ninf", ()), 0.0: ("norm0", ())}.get(p, ("normp", (p,)))
+    r = _kernel(NORM, x, dims, keepdim, x.dtype, x.dtype, params=params, block=block)
+
+    def back(g):
+        from .elementwise import where
+        from .unary import abs as _abs, sign
+        ge = _expand_back(g, x._shape, dims, keepdim)
+        re = _expand_back(r, x._shape, dims, keepdim)
+        if p == 2.0:
+            return (where(re == 0, 0.0, ge * x / re),)
+        if p == 1.0:
+            return (ge * sign(x),)
+        if p in (math.inf, -math.inf):
+            mask = _abs(x) == re
+            cnt = sum(mask.float(), dim=list(dims), keepdim=True) if dims else sum(mask.float())
+            return (where(mask, ge * sign(x) / cnt, 0.0),)
+        if p == 0.0:
+            return (ge * 0,)
+        return (where(re == 0, 0.0, ge * x * _abs(x) ** (p - 2) / re ** (p - 1)),)
+    autograd.record("NormBackward1" if dim is not None else "NormBackward0", [x], [r], back, [x, r])
+    return r
+
+
+def count_nonzero(input: Tensor, dim=None) -> Tensor:
+    """Number of nonzero elements over ``dim``."""
+    return sum(input != 0, dim=dim)
+
+
+def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001 - torch's name
+    """True when every element (over ``dim``) is nonzero."""
+    x = _require("all", input)
+    dims = reduce_dims("all", x.dim(), dim)
+    C = x.dtype if x.dtype.name != "bool" else _dtype.bool_
+    return _kernel(ALL, x, dims, keepdim, C, _dtype.bool_)
+
+
+def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001 - torch's name
+    """True when some element (over ``dim``) is nonzero."""
+    x = _require("any", input)
+    dims = reduce_dims("any", x.dim(), dim)
+    C = x.dtype if x.dtype.name != "bool" else _dtype.bool_
+    return _kernel(ANY, x, dims, keepdim, C, _dtype.bool_)
+
+
+def _softmax_dim(op: str, x: Tensor, dim) -> int:
+    if dim is None:
+        raise TypeError(f"{op}() missing required argument 'dim'")
+    return _wrap_dim(dim, _max(x.dim(), 1), op) if x.dim() else 0
+
+
+def softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """``exp(x - max) / sum(exp(x - max))`` along ``dim``."""
+    x = _require("softmax", input)
+    if dtype is not None:
+        x = x.to(dtype)
+    elif not x.dtype.is_floating_point:
+        raise RuntimeError(f"softmax: \"softmax_lastdim_kernel_impl\" not implemented for "
+                           f"'{'Long' if x.dtype.name == 'int64' else x.dtype.name.capitalize()}'")
+    d = _softmax_dim("softmax", x, dim)
+    if x.dim() == 0:
+        from .creation import ones_like
+        return ones_like(x) if not x.isnan().item() else x.clone()
+    with autograd.no_grad():
+        from .unary import exp
+        m = amax(x, d, keepdim=True)
+        e = exp(x - _finite(m))
+        out = e / sum(e, d, keepdim=True)
+
+    def back(g):
+        return (out * (g - sum(g * out, d, keepdim=True)),)
+    autograd.record("SoftmaxBackward0", [x], [out], back, [out])
+    return out
+
+
+def _finite(m: Tensor) -> Tensor:
+    """The max with infinities replaced by 0, so that x - m never makes inf - inf."""
+    from .elementwise import where
+    return where(m.isinf(), 0.0, m)
+
+
+def log_softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
+    """``x - max - log(sum(exp(x - max)))`` along ``dim``."""
+    x = _require("log_softmax", input)
+    if dtype is not None:
+        x = x.to(dtype)
+    elif not x.dtype.is_floating_point:
+        raise RuntimeError("log_softmax: not implemented for integer tensors")
+    d = _softmax_dim("log_softmax", x, dim)
+    if x.dim() == 0:
+        from .creation import zeros_like
+        return zeros_like(x) if not x.isnan().item() else x.clone()
+    with autograd.no_grad():
+        lse = logsumexp(x, d, keepdim=True)
+        out = x - lse
+
+    def back(g):
+        from .unary import exp
+        return (g - exp(out) * sum(g, d, keepdim=True),)
+    autograd.record("LogSoftmaxBackward0", [x], [out], back, [out])
+    return out
+
+
+def _install():
+    T = Tensor
+    T.sum = lambda self, dim=None, keepdim=False, *, dtype=None: sum(self, dim, keepdim, dtype=dtype)
+    T.mean = lambda self, dim=None, keepdim=False, *, dtype=None: mean(self, dim, keepdim, dtype=dtype)
+    T.prod = lambda self, dim=None, keepdim=False, *, dtype=None: prod(self, dim, keepdim, dtype=dtype)
+    T.max = lambda self, dim=None, keepdim=False: max(self, dim, keepdim)
+    T.min = lambda self, dim=None, keepdim=False: min(self, dim, keepdim)
+    T.amax = lambda self, dim=(), keepdim=False: amax(self, dim, keepdim)
+    T.amin = lambda self, dim=(), keepdim=False: amin(self, dim, keepdim)
+    T.argmax = lambda self, dim=None, keepdim=False: argmax(self, dim, keepdim)
+    T.argmin = lambda self, dim=None, keepdim=False: argmin(self, dim, keepdim)
+    T.var = lambda self, dim=None, unbiased=None, keepdim=False, *, correction=None: var(
+        self, dim, unbiased, keepdim, correction=correction)
+    T.std = lambda self, dim=None, unbiased=None, keepdim=False, *, correction=None: std(
+        self, dim, unbiased, keepdim, correction=correction)
+    T.norm = lambda self, p="fro", dim=None, keepdim=False, dtype=None: norm(self, p, dim, keepdim, dtype=dtype)
+    T.logsumexp = lambda self, dim, keepdim=False: logsumexp(self, dim, keepdim)
+    T.all = lambda self, dim=None, keepdim=False: all(self, dim, keepdim)
+    T.any = lambda self, dim=None, keepdim=False: any(self, dim, keepdim)
+    T.softmax = lambda self, dim, dtype=None: softmax(self, dim, dtype=dtype)
+    T.log_softmax = lambda self, dim, dtype=None: log_softmax(self, dim, dtype=dtype)
+    T.count_nonzero = lambda self, dim=None: count_nonzero(self, dim)
+
+
+_install()

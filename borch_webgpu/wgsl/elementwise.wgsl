@@ -5,9 +5,11 @@
 // taken from one of the ops_*.wgsl files.
 //
 // Uniform words: 0 n, 1 rank, 2 out offset, 3..5 operand offsets, 6..8 scalar bits,
-// 12..23 shape (outermost first), 24..35 / 36..47 / 48..59 operand strides.
+// 9..11 op parameters (pf), 12..23 shape (outermost first), 24..35 / 36..47 / 48..59 operand strides.
+// A strided output (writes into a view) uses operand slot 2: offset word 5, strides 48..59.
 @group(0) @binding(0) var<uniform> P: array<vec4<u32>, 16>;
 fn pu(i: u32) -> u32 { return P[i >> 2u][i & 3u]; }
+fn pf(i: u32) -> f32 { return bitcast<f32>(pu(i)); }
 
 alias C = {{C}};
 alias R = {{R}};
@@ -31,6 +33,8 @@ fn strided(i: u32, k: u32) -> u32 {
 
 {{LOADS}}
 
+{{COMMON}}
+
 {{OP}}
 
 @compute @workgroup_size(256)
@@ -38,5 +42,5 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
         @builtin(local_invocation_index) li: u32) {
   let i = (wg.y * nwg.x + wg.x) * 256u + li;
   if (i >= pu(0u)) { return; }
-  out[pu(2u) + i] = {{STORE}};
+  out[{{OUT_INDEX}}] = {{STORE}};
 }

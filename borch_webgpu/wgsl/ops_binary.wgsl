@@ -1,5 +1,6 @@
-// Binary elementwise ops. Each //@op block defines `fn op(a: C, b: C) -> R` where C is the
-// compute type (operands are cast to it on load) and R the stored result type.
+// Binary and ternary elementwise ops. Each //@op block defines `fn op(a: C, b: C) -> R`
+// (three operands: `fn op(a: C, b: C, c: C) -> R`), C being the compute type the operands are
+// cast to on load and R the stored result type. Float comparisons test NaN by bit pattern.
 
 //@op add
 fn op(a: C, b: C) -> R { return a + b; }
@@ -12,3 +13,126 @@ fn op(a: C, b: C) -> R { return a * b; }
 
 //@op div
 fn op(a: C, b: C) -> R { return a / b; }
+
+//@op div_trunc_f
+fn op(a: C, b: C) -> R { return trunc(a / b); }
+
+//@op div_floor_f
+fn op(a: C, b: C) -> R {
+  // PyTorch's div_floor: based on fmod so that the quotient is exact where possible
+  if (b == 0.0f) { return a / b; }
+  let m = a - b * trunc(a / b);
+  var d = (a - m) / b;
+  if (m != 0.0f && ((b < 0.0f) != (m < 0.0f))) { d = d - 1.0f; }
+  if (d == 0.0f) { return 0.0f * (a / b); }
+  let f = floor(d);
+  if (d - f > 0.5f) { return f + 1.0f; }
+  return f;
+}
+
+//@op div_trunc_i
+fn op(a: C, b: C) -> R { return a / b; }
+
+//@op div_floor_i
+fn op(a: C, b: C) -> R {
+  let q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) { return q - 1; }
+  return q;
+}
+
+//@op remainder_f
+fn op(a: C, b: C) -> R {
+  if (is_inf(b) && is_finite(a)) {
+    if (a == 0.0f || (a < 0.0f) == (b < 0.0f)) { return a; }
+    return b;
+  }
+  var m = a - b * trunc(a / b);
+  if (m != 0.0f && ((b < 0.0f) != (m < 0.0f))) { m = m + b; }
+  return m;
+}
+
+//@op remainder_i
+fn op(a: C, b: C) -> R {
+  var m = a % b;
+  if (m != 0 && ((b < 0) != (m < 0))) { m = m + b; }
+  return m;
+}
+
+//@op fmod_f
+fn op(a: C, b: C) -> R {
+  if (is_inf(b) && is_finite(a)) { return a; }
+  return a - b * trunc(a / b);
+}
+
+//@op fmod_i
+fn op(a: C, b: C) -> R { return a % b; }
+
+//@op pow
+fn op(a: C, b: C) -> R { return pow_f(a, b); }
+
+//@op pow_i
+fn op(a: C, b: C) -> R { return ipow(a, b); }
+
+//@op atan2
+fn op(a: C, b: C) -> R {
+  if (is_nan(a) || is_nan(b)) { return f32_nan(); }
+  return atan2(a, b);
+}
+
+//@op maximum
+fn op(a: C, b: C) -> R {
+  if (is_nan(f32(a))) { return a; }
+  if (is_nan(f32(b))) { return b; }
+  return max(a, b);
+}
+
+//@op minimum
+fn op(a: C, b: C) -> R {
+  if (is_nan(f32(a))) { return a; }
+  if (is_nan(f32(b))) { return b; }
+  return min(a, b);
+}
+
+//@op eq
+fn op(a: C, b: C) -> R { return R(!is_nan(f32(a)) && !is_nan(f32(b)) && a == b); }
+
+//@op ne
+fn op(a: C, b: C) -> R { return R(is_nan(f32(a)) || is_nan(f32(b)) || a != b); }
+
+//@op lt
+fn op(a: C, b: C) -> R { return R(!is_nan(f32(a)) && !is_nan(f32(b)) && a < b); }
+
+//@op le
+fn op(a: C, b: C) -> R { return R(!is_nan(f32(a)) && !is_nan(f32(b)) && a <= b); }
+
+//@op gt
+fn op(a: C, b: C) -> R { return R(!is_nan(f32(a)) && !is_nan(f32(b)) && a > b); }
+
+//@op ge
+fn op(a: C, b: C) -> R { return R(!is_nan(f32(a)) && !is_nan(f32(b)) && a >= b); }
+
+//@op logical_and
+fn op(a: C, b: C) -> R { return R(nonzero(a) && nonzero(b)); }
+
+//@op logical_or
+fn op(a: C, b: C) -> R { return R(nonzero(a) || nonzero(b)); }
+
+//@op logical_xor
+fn op(a: C, b: C) -> R { return R(nonzero(a) != nonzero(b)); }
+
+//@op where
+fn op(c: C, a: C, b: C) -> R { return select(b, a, nonzero(c)); }
+
+//@op lerp
+fn op(a: C, b: C, w: C) -> R {
+  if (abs(w) < 0.5f) { return a + w * (b - a); }
+  return b - (b - a) * (1.0f - w);
+}
+
+//@op clamp
+fn op(a: C, lo: C, hi: C) -> R {
+  if (is_nan(f32(a))) { return a; }
+  if (is_nan(f32(lo))) { return lo; }
+  if (is_nan(f32(hi))) { return hi; }
+  return min(max(a, lo), hi);
+}

@@ -16,6 +16,8 @@ fn pf(i: u32) -> f32 { return bitcast<f32>(pu(i)); }
 alias C = {{C}};
 alias R = {{R}};
 
+{{COMMON}}
+
 {{OP}}
 
 @group(0) @binding(1) var<storage, read_write> out: array<{{OUT_T}}>;

@@ -68,6 +68,51 @@ def nonzero(shape, dtype="float32"):
     return np.where(a == 0, 1, a).astype(dtype)
 
 
+def uniform(shape, low=-3.0, high=3.0):
+    """Float32 values uniform in [low, high)."""
+    return _rng.uniform(low, high, size=shape).astype(np.float32)
+
+
+def ints(shape, low=-5, high=5, dtype="int64"):
+    """Integers uniform in [low, high] (inclusive)."""
+    return _rng.integers(low, high + 1, size=shape).astype(dtype)
+
+
+def bools(shape, p=0.5):
+    return (_rng.uniform(0, 1, size=shape) < p).astype(np.bool_)
+
+
+def distinct(shape, low=-3.0, high=3.0, dtype="float32"):
+    """Values with no ties (max/min/sort/topk indices are then unambiguous), shuffled."""
+    n = int(np.prod(shape, dtype=np.int64))
+    perm = _rng.permutation(n)
+    if dtype == "float32":
+        # one value per bin of width (high-low)/n, kept away from the bin edges
+        v = low + (high - low) * (perm + _rng.uniform(0.15, 0.85, size=n)) / max(n, 1)
+        return v.astype(np.float32).reshape(shape)
+    return (perm - n // 2).astype(dtype).reshape(shape)
+
+
+def big_in(shape, low, high, seed, *steps):
+    """A Big float input mapped from [-1, 1) into [low, high) (then viewed by ``steps``)."""
+    return V(Big(shape, seed=seed), ("mul", float((high - low) / 2)), ("add", float((high + low) / 2)), *steps)
+
+
+def tr(a, *steps):
+    """A transposed (non-contiguous) view of ``a`` (dims 0 and -1 swapped): pass the base with its dims swapped."""
+    return V(a, ("transpose", 0, -1), *steps)
+
+
+def strided(a, *steps):
+    """Every second element along the last dim of ``a`` (non-contiguous, offset 1)."""
+    return V(a, ("__getitem__", (Ellipsis, slice(1, None, 2))), *steps)
+
+
+def nonleaf(a, *steps):
+    """``a * 1.0``: a non-leaf tensor, so in-place ops on it can be differentiated (gradient w.r.t. ``a``)."""
+    return V(a, ("mul", 1.0), *steps)
+
+
 BROADCAST_SHAPES = [((5,), (5,)), ((2, 3), (2, 3)), ((3, 1), (1, 4)), ((2, 3, 4), (4,)), ((4,), (2, 3, 4)),
                     ((), (2, 3)), ((2, 3), ()), ((), ()), ((2, 0), (2, 1)), ((0,), ()), ((5, 1, 3), (1, 4, 1)),
                     ((1, 1, 7), (6, 1)), ((2, 1, 3, 1, 2), (4, 1, 2)), ((300,), (300,))]
@@ -104,12 +149,13 @@ def arith_cases(fn: str, denom: bool = False) -> list[dict]:
 
 
 for _name in ("add", "sub", "mul"):
-    golden(_name)(lambda _n=_name: arith_cases(_n))
+    # more of each (gradients, views, in-place, alpha, errors) in cases_binary.arith_extra
+    golden(_name)(lambda _n=_name: arith_cases(_n) + cases_binary.arith_extra(_n))
 
 
 @golden("div")
 def _div():
-    out = arith_cases("div", denom=True)
+    out = arith_cases("div", denom=True) + cases_binary.arith_extra("div")
     out.append(case("div", rand((4, 4), "int64"), rand((4, 4), "int64"), id="int by int with zeros"))
     out.append(case("div", np.array([1.0, -1.0, 0.0], np.float32), np.array([0.0, 0.0, 0.0], np.float32),
                     id="by zero"))
@@ -204,3 +250,12 @@ REPR_EXPRS = [
     "torch.tensor([1, 2]).dtype",
     "torch.device('cpu')",
 ]
+
+
+# The other op families register themselves into GENERATORS on import (they import the helpers above).
+import cases_binary  # noqa: E402
+import cases_creation  # noqa: E402,F401
+import cases_linalg  # noqa: E402,F401
+import cases_reduce  # noqa: E402,F401
+import cases_shape  # noqa: E402,F401
+import cases_unary  # noqa: E402,F401

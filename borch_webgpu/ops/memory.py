@@ -1,0 +1,208 @@
+"""Copies and in-place writes: clone, contiguous, copy_, and the machinery every in-place op
+(``add_``, ``x[i] = v``, ``+=``) goes through, including autograd through views (CopySlices)."""
+from __future__ import annotations
+
+from .. import _dtype, autograd
+from ..autograd.graph import Node, edge_of, needs_grad
+from ..device import backend_for
+from ..tensor import Tensor
+from ._registry import REGISTRY, OpDef, register
+
+__all__ = ["clone", "contiguous", "assign", "inplace", "can_cast"]
+
+CLONE = register(OpDef("clone", "unary", ("ops_unary.wgsl", "copy"), lambda a: a.copy(), tol=(0, 0),
+                       doc="copy into new contiguous memory"))
+CONTIGUOUS = register(OpDef("contiguous", "unary", ("ops_unary.wgsl", "copy"), lambda a: a.copy(), tol=(0, 0),
+                            doc="the tensor itself when contiguous, else a contiguous copy"))
+
+
+def _copy_kernel(src: Tensor, shape, dtype, out: Tensor | None = None):
+    C = src.dtype if src.dtype.name != "bool" else _dtype.int32
+    return backend_for(src.device).elementwise(REGISTRY["_to_copy"], [src], C, C, shape, dtype, out=out)
+
+
+def clone(input: Tensor, *, memory_format=None) -> Tensor:
+    """A copy of ``input`` in new contiguous memory (gradients flow back to ``input``)."""
+    storage = _copy_kernel(input, input._shape, input.dtype)
+    out = Tensor._make(storage, input._shape, input.dtype, input._device)
+    autograd.record("CloneBackward0", [input], [out], lambda g: (g,))
+    return out
+
+
+def contiguous(input: Tensor, memory_format=None) -> Tensor:
+    """``input`` itself when its memory is contiguous, else a contiguous copy."""
+    if input.is_contiguous():
+        return input
+    return clone(input)
+
+
+def can_cast(frm, to) -> bool:
+    """PyTorch's rule for writing a result into an existing tensor (in-place ops, out=)."""
+    return frm.category <= to.category
+
+
+def _check_result(op: str, self: Tensor, r: Tensor) -> None:
+    if tuple(r._shape) != tuple(self._shape):
+        raise RuntimeError(f"{op}: output with shape {list(self._shape)} doesn't match the broadcast shape "
+                           f"{list(r._shape)}")
+    if not can_cast(r.dtype, self.dtype):
+        names = {"float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+        raise RuntimeError(f"{op}: result type {names[r.dtype.name]} can't be cast to the desired output type "
+                           f"{names[self.dtype.name]}")
+
+
+def assign(dst: Tensor, src) -> None:
+    """Write ``src`` (a tensor broadcastable to dst, or a Python scalar) into dst's memory. No autograd."""
+    if isinstance(src, Tensor):
+        if src._device != dst._device:
+            if src.dim() == 0 or src._device.type == "cpu" or dst._device.type == "cpu":
+                src = src.to(dst._device)
+        if src._storage is dst._storage and (src._offset, src._stride, src._shape) != (dst._offset, dst._stride,
+                                                                                       dst._shape):
+            src = Tensor._make(_copy_kernel(src, src._shape, src.dtype), src._shape, src.dtype, src._device)
+        check_expandable("copy", src._shape, dst._shape)
+        _copy_kernel(src, dst._shape, dst.dtype, out=dst)
+    else:
+        from .creation import FILL
+        val = src
+        C = dst.dtype if dst.dtype.name != "bool" else _dtype.int32
+        if C.category == 2:
+            val = float(val)
+        elif C.category == 1:
+            val = int(val)
+            if not -(2 ** 31) <= val < 2 ** 31:
+                raise OverflowError(f"value {val} does not fit in int32 (int64 is held as int32 on WebGPU)")
+        else:
+            val = int(bool(val))
+        backend_for(dst._device).elementwise(FILL, [val], C, C, dst._shape, dst.dtype, out=dst)
+    dst._bump_version()
+
+
+def check_expandable(op: str, src_shape, dst_shape) -> None:
+    """src must broadcast to exactly dst's shape."""
+    ok = len(src_shape) <= len(dst_shape) and all(s == d or s == 1 for s, d in zip(src_shape[::-1], dst_shape[::-1]))
+    if not ok:
+        raise RuntimeError(f"{op}: output with shape {list(dst_shape)} doesn't match the broadcast shape "
+                           f"{list(_bshape(src_shape, dst_shape))}")
+
+
+def _bshape(a, b):
+    from .elementwise import broadcast_shapes
+    try:
+        return broadcast_shapes(a, b)
+    except RuntimeError:
+        return a
+
+
+def _check_leaf(op: str, self: Tensor) -> None:
+    if self.grad_fn is None and self._requires_grad:
+        raise RuntimeError(f"{op}: a leaf Variable that requires grad is being used in an in-place operation.")
+    b = self._base
+    if b is not None and b.grad_fn is None and b._requires_grad:
+        raise RuntimeError(f"{op}: a view of a leaf Variable that requires grad is being used in an in-place "
+                           "operation.")
+
+
+def inplace(op: str, fn, self: Tensor, *args, **kwargs) -> Tensor:
+    """Run the out-of-place ``fn(self, *args)`` and write its result into ``self``.
+
+    With autograd recording, ``fn`` runs on a clone of self (the backward may need the old values,
+    as in PyTorch, which saves original_self), and self takes the result's place in the graph.
+    """
+    if needs_grad(self, *args, *kwargs.values()):
+        _check_leaf(op, self)
+        r = fn(clone(self), *args, **kwargs)
+        _check_result(op, self, r)
+        assign(self, r.detach())
+        rebase(self, r)
+        return self
+    r = fn(self, *args, **kwargs)
+    _check_result(op, self, r)
+    assign(self, r)
+    return self
+
+
+def rebase(self: Tensor, r: Tensor) -> None:
+    """Make ``self`` (just overwritten with r's values) stand for r in the graph."""
+    base = self._base
+    if base is None:
+        self.grad_fn, self._output_nr = r.grad_fn, r._output_nr
+        return
+    if r.grad_fn is None and not r._requires_grad and not base.requires_grad:
+        return
+    geom = rel_geom(self, base)
+    base_shape = base._shape
+    node = Node("CopySlices", [edge_of(base), edge_of(r)],
+                lambda g: (strided_fill(g, geom, 0.0), strided_take(g, geom)),
+                (), [(base._shape, base.dtype, base._device)])
+    base.grad_fn, base._output_nr = node, 0
+    view_of_base(self, base, base_shape)
+
+
+def rel_geom(v: Tensor, base: Tensor):
+    """v's (shape, stride, offset) relative to its base, which must be contiguous."""
+    if not base.is_contiguous():
+        raise NotImplementedError("in-place changes of a view whose base is not contiguous are not supported with "
+                                  "autograd; call .contiguous() on the base first")
+    return (v._shape, v._stride, v._offset - base._offset)
+
+
+def view_of_base(v: Tensor, base: Tensor, base_shape) -> None:
+    """Give view v a grad_fn that takes its slice of base's current history."""
+    geom = rel_geom(v, base)
+    node = Node("AsStridedBackward0", [edge_of(base)], lambda g: (strided_put(g, base_shape, geom),), (),
+                [(v._shape, v.dtype, v._device)])
+    v.grad_fn, v._output_nr = node, 0
+    v._view_src_fn = base.grad_fn
+
+
+def _geom_view(t: Tensor, geom) -> Tensor:
+    from .views import make_view
+    shape, stride, offset = geom
+    return make_view(t, shape, stride, offset)
+
+
+def strided_take(g: Tensor, geom) -> Tensor:
+    """The elements of g (contiguous, base-shaped) at a view's geometry, as a new tensor (differentiable)."""
+    g = g.contiguous()
+    out = clone(_geom_view(g.detach(), geom))
+    base_shape = g._shape
+    autograd.record("AsStridedBackward0", [g], [out], lambda gg: (strided_put(gg, base_shape, geom),))
+    return out
+
+
+def strided_put(gv: Tensor, base_shape, geom) -> Tensor:
+    """Zeros of base_shape with gv written at a view's geometry (differentiable in gv)."""
+    from .creation import zeros
+    out = zeros(base_shape, dtype=gv.dtype, device=gv.device)
+    assign(_geom_view(out, geom), gv.detach())
+    autograd.record("AsStridedScatterBackward0", [gv], [out], lambda g: (strided_take(g, geom),))
+    return out
+
+
+def strided_fill(g: Tensor, geom, value: float) -> Tensor:
+    """A copy of g with the view's elements set to value (differentiable in g)."""
+    out = clone(g.detach()).contiguous()
+    assign(_geom_view(out, geom), value)
+    autograd.record("CopySlicesBackward", [g], [out], lambda gg: (strided_fill(gg, geom, 0.0),))
+    return out
+
+
+def copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:
+    """Copy src's values into self (broadcasting, converting dtype and device)."""
+    if not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
+    if not needs_grad(self, src):
+        assign(self, src)
+        return self
+
+    def fn(_old, s):
+        from .views import expand
+        check_expandable("copy_", s._shape, self._shape)
+        return expand(s.to(self.device).to(self.dtype), self._shape)
+    return inplace("copy_", fn, self, src)
+
+
+Tensor.clone = clone
+Tensor.contiguous = contiguous
+Tensor.copy_ = copy_

@@ -1,0 +1,382 @@
+"""Unary elementwise ops and activations, one table row each: WGSL block, numpy reference,
+dtype rule, backward (written with ops, so it differentiates again) and tolerance."""
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+
+from .. import _dtype
+from ..tensor import Tensor
+from ._registry import OpDef, register
+from .elementwise import _out, ew, where
+
+__all__ = ["neg", "negative", "abs", "absolute", "sign", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1",
+           "sqrt", "rsqrt", "square", "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos",
+           "arctan", "tanh", "sinh", "cosh", "sigmoid", "relu", "floor", "ceil", "round", "trunc", "fix", "frac",
+           "isnan", "isinf", "isfinite", "logical_not", "nan_to_num", "clamp", "clip", "erf",
+           "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "mish", "softplus", "hardtanh", "hardswish",
+           "hardsigmoid", "UNARY"]
+
+UNARY: dict[str, OpDef] = {}
+
+
+def _np_erf(x):
+    import math as m
+    return np.vectorize(m.erf, otypes=[np.float32])(x) if np.asarray(x).size else np.asarray(x, np.float32)
+
+
+def _sig(x):
+    with np.errstate(over="ignore"):
+        return np.where(x >= 0, 1 / (1 + np.exp(-np.abs(x))), np.exp(-np.abs(x)) / (1 + np.exp(-np.abs(x))))
+
+
+def _softplus(x, beta=1.0, threshold=20.0):
+    with np.errstate(over="ignore"):
+        return np.where(x * beta > threshold, x, np.log1p(np.exp(x * beta)) / beta).astype(x.dtype)
+
+
+def _u(name, ref, backward=None, rule="float", tol=(1e-6, 1e-6), block=None, **extra):
+    op = register(OpDef(name, "unary", ("ops_unary.wgsl", block or name), ref, dtype_rule=rule, backward=backward,
+                        tol=tol, extra=extra))
+    UNARY[name] = op
+    return op
+
+
+def _zero(g, a, out, *p):
+    return (g * 0,)
+
+
+# name, numpy reference, backward(g, x, out, *params), dtype rule, tolerance
+_u("neg", np.negative, lambda g, a, out: (-g,), rule="same", tol=(0, 0))
+_u("abs", np.abs, lambda g, a, out: (g * sign(a),), rule="same", tol=(0, 0))
+_u("sign", np.sign, _zero, rule="same", tol=(0, 0))
+_u("exp", np.exp, lambda g, a, out: (g * out,), tol=(2e-6, 1e-30), saves_out=True)
+_u("exp2", np.exp2, lambda g, a, out: (g * out * math.log(2.0),), tol=(2e-6, 1e-30), saves_out=True)
+_u("log", np.log, lambda g, a, out: (g / a,), tol=(1e-6, 1e-6))
+_u("log2", np.log2, lambda g, a, out: (g / (a * math.log(2.0)),), tol=(1e-6, 1e-6))
+_u("log10", np.log10, lambda g, a, out: (g / (a * math.log(10.0)),), tol=(1e-6, 1e-6))
+_u("log1p", np.log1p, lambda g, a, out: (g / (a + 1),), tol=(2e-6, 1e-7))
+_u("expm1", np.expm1, lambda g, a, out: (g * (out + 1),), tol=(2e-6, 1e-7), saves_out=True)
+_u("sqrt", np.sqrt, lambda g, a, out: (g / (2 * out),), tol=(1e-6, 1e-7), saves_out=True)
+_u("rsqrt", lambda a: 1 / np.sqrt(a), lambda g, a, out: (-0.5 * g * out * out * out,), tol=(2e-6, 1e-7),
+   saves_out=True)
+_u("square", np.square, lambda g, a, out: (g * 2 * a,), rule="same", tol=(1e-6, 0))
+_u("reciprocal", np.reciprocal, lambda g, a, out: (-g * out * out,), tol=(2e-6, 0), saves_out=True)
+_u("sin", np.sin, lambda g, a, out: (g * cos(a),), tol=(2e-6, 2e-6))
+_u("cos", np.cos, lambda g, a, out: (-g * sin(a),), tol=(2e-6, 2e-6))
+_u("tan", np.tan, lambda g, a, out: (g * (1 + out * out),), tol=(1e-5, 2e-6), saves_out=True)
+_u("asin", np.arcsin, lambda g, a, out: (g * rsqrt(1 - a * a),), tol=(2e-6, 2e-6))
+_u("acos", np.arccos, lambda g, a, out: (-g * rsqrt(1 - a * a),), tol=(2e-6, 2e-6))
+_u("atan", np.arctan, lambda g, a, out: (g / (1 + a * a),), tol=(2e-6, 2e-6))
+_u("tanh", np.tanh, lambda g, a, out: (g * (1 - out * out),), tol=(2e-6, 1e-6), saves_out=True)
+_u("sinh", np.sinh, lambda g, a, out: (g * cosh(a),), tol=(2e-6, 1e-6))
+_u("cosh", np.cosh, lambda g, a, out: (g * sinh(a),), tol=(2e-6, 1e-6))
+_u("sigmoid", _sig, lambda g, a, out: (g * out * (1 - out),), tol=(2e-6, 1e-7), saves_out=True)
+_u("relu", lambda a: np.where(a < 0, 0, a).astype(a.dtype), lambda g, a, out: (where(out > 0, g, 0.0),), rule="same",
+   tol=(0, 0), saves_out=True)
+_u("floor", np.floor, _zero, rule="same", tol=(0, 0))
+_u("ceil", np.ceil, _zero, rule="same", tol=(0, 0))
+_u("round", np.round, _zero, rule="same", tol=(0, 0))
+_u("_round_decimals", lambda a, s: (np.round(a * s) / s).astype(a.dtype), _zero, rule="same", tol=(1e-6, 1e-7),
+   block="round_decimals", golden="round")
+_u("trunc", np.trunc, _zero, rule="same", tol=(0, 0))
+_u("frac", lambda a: a - np.trunc(a), lambda g, a, out: (g,), rule="same", tol=(0, 0))
+_u("isnan", np.isnan, rule="predicate", tol=(0, 0))
+_u("isinf", np.isinf, rule="predicate", tol=(0, 0))
+_u("isfinite", np.isfinite, rule="predicate", tol=(0, 0))
+_u("logical_not", np.logical_not, rule="compare", tol=(0, 0))
+_u("nan_to_num", lambda a, n, p, m: np.nan_to_num(a, nan=n, posinf=p, neginf=m), lambda g, a, out, *p:
+   (where(isfinite(a), g, 0.0),), rule="same", tol=(0, 0))
+# activations (torch.nn.functional)
+_u("relu6", lambda a: np.clip(a, 0, 6), lambda g, a, out: (where((a > 0) & (a < 6), g, 0.0),), tol=(0, 0),
+   grad_name="HardtanhBackward0")
+_u("hardtanh", lambda a, lo, hi: np.clip(a, lo, hi), lambda g, a, out, lo, hi: (where((a > lo) & (a < hi), g, 0.0),),
+   tol=(0, 0))
+_u("leaky_relu", lambda a, s: np.where(a < 0, a * s, a).astype(a.dtype),
+   lambda g, a, out, s: (where(a > 0, g, g * s),), tol=(1e-6, 0))
+_u("elu", lambda a, al: np.where(a <= 0, al * np.expm1(a), a).astype(a.dtype),
+   lambda g, a, out, al: (where(a > 0, g, g * (out + al)),), tol=(2e-6, 1e-7), saves_out=True)
+_SELU_A, _SELU_S = 1.6732632423543772, 1.0507009873554805
+_u("selu", lambda a: (_SELU_S * np.where(a <= 0, _SELU_A * np.expm1(a), a)).astype(a.dtype),
+   lambda g, a, out: (where(a > 0, g * _SELU_S, g * (out + _SELU_S * _SELU_A)),), tol=(2e-6, 1e-7),
+   grad_name="EluBackward0", saves_out=True)
+_u("gelu", lambda a: (0.5 * a * (1 + _np_erf(a / np.sqrt(2)))).astype(a.dtype),
+   lambda g, a, out: (g * (0.5 * (1 + erf(a * 0.7071067811865476)) + a * 0.3989422804014327 * exp(-0.5 * a * a)),),
+   tol=(2e-6, 1e-6))
+_GC = 0.7978845608028654
+
+
+def _gelu_tanh_back(g, a, out):
+    inner = _GC * (a + 0.044715 * a * a * a)
+    t = tanh(inner)
+    d_inner = _GC * (1 + 3 * 0.044715 * a * a)
+    return (g * (0.5 * (1 + t) + 0.5 * a * (1 - t * t) * d_inner),)
+
+
+_u("_gelu_tanh", lambda a: (0.5 * a * (1 + np.tanh(_GC * (a + 0.044715 * a ** 3)))).astype(a.dtype),
+   _gelu_tanh_back, block="gelu_tanh", tol=(2e-6, 1e-6), grad_name="GeluBackward0", golden="gelu")
+_u("silu", lambda a: (a * _sig(a)).astype(a.dtype), lambda g, a, out: (g * (sigmoid(a) * (1 + a * (1 - sigmoid(a)))),),
+   tol=(2e-6, 1e-6))
+_u("mish", lambda a: (a * np.tanh(_softplus(a))).astype(a.dtype),
+   lambda g, a, out: (g * (tanh(softplus(a)) + a * sigmoid(a) * (1 - tanh(softplus(a)) ** 2)),), tol=(2e-6, 1e-6))
+_u("softplus", _softplus,
+   lambda g, a, out, beta, th: (where(a * beta > th, g, g * sigmoid(a * beta)),), tol=(2e-6, 1e-6))
+_u("hardswish", lambda a: (a * np.clip(a + 3, 0, 6) / 6).astype(a.dtype),
+   lambda g, a, out: (where(a < -3, 0.0, where(a <= 3, g * (2 * a + 3) / 6, g)),), tol=(1e-6, 1e-7))
+_u("hardsigmoid", lambda a: (np.clip(a + 3, 0, 6) / 6).astype(a.dtype),
+   lambda g, a, out: (where((a > -3) & (a < 3), g / 6, 0.0),), tol=(1e-6, 1e-7))
+_u("erf", lambda a: _np_erf(a), lambda g, a, out: (g * 1.1283791670955126 * exp(-a * a),), tol=(2e-6, 2e-7),
+   block="erf")
+
+
+def _unary_fn(name, doc, bool_error=None, int_ok=True):
+    op = UNARY[name]
+
+    def f(input, *, out=None) -> Tensor:
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        if bool_error and input.dtype.name == "bool":
+            raise RuntimeError(bool_error)
+        if op.dtype_rule == "same" and not int_ok and not input.dtype.is_floating_point:
+            raise RuntimeError(f"{name}: not implemented for '{input.dtype.name}'")
+        if name in ("floor", "ceil", "round", "trunc") and not input.dtype.is_floating_point:
+            return _out(input.clone(), out)
+        return _out(ew(op, input), out)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = doc
+    return f
+
+
+neg = _unary_fn("neg", "``-input``.", bool_error="Negation, the `-` operator, on a bool tensor is not supported. "
+                "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+negative = neg
+abs = _unary_fn("abs", "Absolute value.", bool_error="abs: not implemented for 'Bool'")  # noqa: A001
+absolute = abs
+sign = _unary_fn("sign", "-1, 0 or 1 by the sign of each element.")
+exp = _unary_fn("exp", "e to the power of each element.")
+exp2 = _unary_fn("exp2", "2 to the power of each element.")
+log = _unary_fn("log", "Natural logarithm (``-inf`` at 0, NaN below).")
+log2 = _unary_fn("log2", "Base-2 logarithm.")
+log10 = _unary_fn("log10", "Base-10 logarithm.")
+log1p = _unary_fn("log1p", "``log(1 + input)``, accurate near 0.")
+expm1 = _unary_fn("expm1", "``exp(input) - 1``, accurate near 0.")
+sqrt = _unary_fn("sqrt", "Square root (NaN below 0).")
+rsqrt = _unary_fn("rsqrt", "``1 / sqrt(input)``.")
+square = _unary_fn("square", "``input * input``.")
+reciprocal = _unary_fn("reciprocal", "``1 / input``.")
+sin = _unary_fn("sin", "Sine (radians).")
+cos = _unary_fn("cos", "Cosine (radians).")
+tan = _unary_fn("tan", "Tangent (radians).")
+asin = arcsin = _unary_fn("asin", "Inverse sine.")
+acos = arccos = _unary_fn("acos", "Inverse cosine.")
+atan = arctan = _unary_fn("atan", "Inverse tangent.")
+tanh = _unary_fn("tanh", "Hyperbolic tangent.")
+sinh = _unary_fn("sinh", "Hyperbolic sine.")
+cosh = _unary_fn("cosh", "Hyperbolic cosine.")
+sigmoid = _unary_fn("sigmoid", "``1 / (1 + exp(-input))``.")
+erf = _unary_fn("erf", "The error function.")
+floor = _unary_fn("floor", "Round down.")
+ceil = _unary_fn("ceil", "Round up.")
+trunc = fix = _unary_fn("trunc", "Round toward zero.")
+frac = _unary_fn("frac", "``input - trunc(input)``.", int_ok=False)
+isnan = _unary_fn("isnan", "True where the element is NaN.")
+isinf = _unary_fn("isinf", "True where the element is +inf or -inf.")
+isfinite = _unary_fn("isfinite", "True where the element is neither infinite nor NaN.")
+logical_not = _unary_fn("logical_not", "True where the element is zero.")
+_round = _unary_fn("round", "Round half to even.")
+
+
+def round(input: Tensor, *, decimals: int = 0, out=None) -> Tensor:  # noqa: A001 - torch's name
+    """Round half to even; ``decimals`` rounds to that many decimal places."""
+    if decimals == 0:
+        return _round(input, out=out)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("round_cpu not implemented for 'Long' with decimals")
+    return _out(ew(UNARY["_round_decimals"], input, params=(builtins.float(10.0 ** decimals),)), out)
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``max(input, 0)``."""
+    if input.dtype.name == "bool":
+        raise RuntimeError("relu: \"clamp_min_cpu\" not implemented for 'Bool'")
+    if inplace:
+        return input.relu_()
+    return ew(UNARY["relu"], input)
+
+
+def nan_to_num(input: Tensor, nan: float = 0.0, posinf=None, neginf=None, *, out=None) -> Tensor:
+    """Replace NaN, +inf and -inf with finite numbers (default: 0 and the dtype's largest/smallest)."""
+    if not input.dtype.is_floating_point:
+        return _out(input.clone(), out)
+    big = 3.4028234663852886e38
+    p = big if posinf is None else builtins.float(posinf)
+    m = -big if neginf is None else builtins.float(neginf)
+    return _out(ew(UNARY["nan_to_num"], input, params=(builtins.float(nan), p, m)), out)
+
+
+CLAMP = register(OpDef("clamp", "ternary", ("ops_binary.wgsl", "clamp"),
+                       lambda a, lo, hi: np.where(np.isnan(a), a, np.minimum(np.maximum(a, lo), hi)),
+                       dtype_rule="promote", tol=(0, 0),
+                       backward=lambda g, a, lo, hi, out: (
+                           where((a >= lo) & (a <= hi), g, 0.0),
+                           _bound_grad(g, a, lo, hi, low=True), _bound_grad(g, a, lo, hi, low=False)),
+                       extra={"grad_name": "ClampBackward1"}))
+
+
+def _bound_grad(g, a, lo, hi, low):
+    b = lo if low else hi
+    if not (isinstance(b, Tensor) and b.dtype.is_floating_point):
+        return None
+    from .elementwise import sum_to
+    mask = (a < lo) if low else (a > hi)
+    return sum_to(where(mask, g, 0.0), b._shape)
+
+
+def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A002 - torch's names
+    """Limit each element to ``[min, max]`` (either bound may be None, a number or a tensor)."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    dt = input.dtype
+    if isinstance(min, builtins.float) or isinstance(max, builtins.float) or \
+            (isinstance(min, Tensor) and min.dtype.is_floating_point) or \
+            (isinstance(max, Tensor) and max.dtype.is_floating_point):
+        dt = dt if dt.is_floating_point else _dtype.float32
+    if dt.is_floating_point:
+        lo = -math.inf if min is None else min
+        hi = math.inf if max is None else max
+    else:
+        lo = -(2 ** 31) if min is None else min
+        hi = 2 ** 31 - 1 if max is None else max
+    r = ew(CLAMP, input, lo, hi)
+    return _out(r, out)
+
+
+clip = clamp
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    """Clamp to ``[min_val, max_val]`` (torch.nn.functional.hardtanh)."""
+    if inplace:
+        from .memory import inplace as _ip
+        return _ip("hardtanh_", lambda x: hardtanh(x, min_val, max_val), input)
+    return ew(UNARY["hardtanh"], input, params=(builtins.float(min_val), builtins.float(max_val)))
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    """``min(max(input, 0), 6)``."""
+    if inplace:
+        from .memory import inplace as _ip
+        return _ip("relu6_", relu6, input)
+    return ew(UNARY["relu6"], input)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """``input`` where positive, else ``negative_slope * input``."""
+    if inplace:
+        from .memory import inplace as _ip
+        return _ip("leaky_relu_", lambda x: leaky_relu(x, negative_slope), input)
+    return ew(UNARY["leaky_relu"], input, params=(builtins.float(negative_slope),))
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """``input`` where positive, else ``alpha * (exp(input) - 1)``."""
+    if inplace:
+        from .memory import inplace as _ip
+        return _ip("elu_", lambda x: elu(x, alpha), input)
+    return ew(UNARY["elu"], input, params=(builtins.float(alpha),))
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    """Scaled ELU with the self-normalising constants."""
+    if inplace:
+        from .memory import inplace as _ip
+        return _ip("selu_", selu, input)
+    return ew(UNARY["selu"], input)
+
+
+def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+    """Gaussian error linear unit: exact (``'none'``) or the ``'tanh'`` approximation."""
+    if approximate == "none":
+        return ew(UNARY["gelu"], input)
+    if approximate == "tanh":
+        return ew(UNARY["_gelu_tanh"], input)
+    raise RuntimeError(f"approximate argument must be either none or tanh.")
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """``input * sigmoid(input)``."""
+    if inplace:
+        from .memory import inplace as _ip
+        return _ip("silu_", silu, input)
+    return ew(UNARY["silu"], input)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    """``input * tanh(softplus(input))``."""
+    if inplace:
+        from .memory import inplace as _ip
+        return _ip("mish_", mish, input)
+    return ew(UNARY["mish"], input)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """``log(1 + exp(beta * input)) / beta``, linear above ``threshold``."""
+    return ew(UNARY["softplus"], input, params=(builtins.float(beta), builtins.float(threshold)))
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """``input * relu6(input + 3) / 6``."""
+    if inplace:
+        from .memory import inplace as _ip
+        return _ip("hardswish_", hardswish, input)
+    return ew(UNARY["hardswish"], input)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """``relu6(input + 3) / 6``."""
+    if inplace:
+        from .memory import inplace as _ip
+        return _ip("hardsigmoid_", hardsigmoid, input)
+    return ew(UNARY["hardsigmoid"], input)
+
+
+def _install():
+    from .memory import inplace
+
+    for name in ("neg", "negative", "abs", "absolute", "sign", "exp", "exp2", "log", "log2", "log10", "log1p",
+                 "expm1", "sqrt", "rsqrt", "square", "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan",
+                 "arcsin", "arccos", "arctan", "tanh", "sinh", "cosh", "sigmoid", "floor", "ceil", "trunc", "fix",
+                 "frac", "logical_not", "erf"):
+        fn = globals()[name]
+        setattr(Tensor, name, lambda self, _f=fn: _f(self))
+        setattr(Tensor, name + "_", lambda self, _f=fn, _n=name: inplace(_n + "_", _f, self))
+    for name in ("isnan", "isinf", "isfinite"):
+        fn = globals()[name]
+        setattr(Tensor, name, lambda self, _f=fn: _f(self))
+    Tensor.round = lambda self, decimals=0: round(self, decimals=decimals)
+    Tensor.round_ = lambda self, decimals=0: inplace("round_", lambda x: round(x, decimals=decimals), self)
+    Tensor.relu = lambda self: relu(self)
+    Tensor.relu_ = lambda self: inplace("relu_", relu, self)
+    Tensor.nan_to_num = lambda self, nan=0.0, posinf=None, neginf=None: nan_to_num(self, nan, posinf, neginf)
+    Tensor.nan_to_num_ = lambda self, nan=0.0, posinf=None, neginf=None: inplace(
+        "nan_to_num_", lambda x: nan_to_num(x, nan, posinf, neginf), self)
+    Tensor.clamp = Tensor.clip = lambda self, min=None, max=None: clamp(self, min, max)
+    Tensor.clamp_ = Tensor.clip_ = lambda self, min=None, max=None: inplace("clamp_", lambda x: clamp(x, min, max),
+                                                                           self)
+    Tensor.clamp_min = lambda self, min: clamp(self, min=min)
+    Tensor.clamp_max = lambda self, max: clamp(self, max=max)
+    Tensor.__neg__ = lambda self: neg(self)
+    Tensor.__pos__ = lambda self: self
+    Tensor.__abs__ = lambda self: abs(self)
+
+    def invert(self):
+        if self.dtype.name == "bool":
+            return logical_not(self)
+        raise TypeError("~ (bitwise not) is only implemented for bool tensors here; use logical_not")
+    Tensor.__invert__ = invert
+    Tensor.bitwise_not = invert
+
+
+_install()
