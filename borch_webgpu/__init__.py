@@ -25,7 +25,15 @@ from .ops.unary import (abs, absolute, acos, arccos, arcsin, arctan, asin, atan,
 from .ops.views import (chunk, flatten, movedim, narrow, permute, reshape, select, split, squeeze, swapaxes, swapdims,
                         t, transpose, unbind, unflatten, unsqueeze)
 from .ops.memory import clone
-from .ops.reduce import sum  # noqa: A004
-from . import webgpu
+from .ops.reduce import (all, amax, amin, any, argmax, argmin, count_nonzero, log_softmax, logsumexp, max, mean,  # noqa: A004
+                         min, norm, prod, softmax, std, std_mean, sum, var, var_mean)
+from .ops.indexing import (argwhere, gather, index_add, index_put, index_select, masked_fill, masked_select, nonzero,
+                           scatter, scatter_add, take, tril, triu)
+from .ops.shape import cat, concat, concatenate, flip, fliplr, flipud, hstack, roll, stack, tile, vstack
+from .ops.creation import eye, linspace
+from .ops.random import (Generator, bernoulli, default_generator, get_rng_state, initial_seed, manual_seed,
+                         multinomial, normal, rand, rand_like, randint, randint_like, randn, randn_like, randperm, seed,
+                         set_rng_state)
+from . import nn, webgpu
 
 __all__ = [name for name in dir() if not name.startswith("_") or name == "__version__"]

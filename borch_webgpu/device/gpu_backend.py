@@ -165,7 +165,8 @@ class GPUBackend:
             words[9 + j] = f32_bits(p) if isinstance(p, float) else int(p) & 0xFFFFFFFF
         words[12:12 + rank] = shp
         for (k, _), st in zip(strided, sts):
-            words[24 + 12 * k:24 + 12 * k + rank] = st
+            # negative strides (internal flip views) wrap around in the kernel's u32 arithmetic
+            words[24 + 12 * k:24 + 12 * k + rank] = [s & 0xFFFFFFFF for s in st]
         kinds_t, types_t = tuple(kinds), tuple(types)
         ob = O.name == "bool" and R.name != "bool"
         file, block = wgsl or op.wgsl

@@ -20,7 +20,7 @@ import numpy as np
 from . import _ffi, kernels
 
 CMD_BINDGROUP, CMD_DISPATCH, CMD_FREE_BINDGROUP = 1, 2, 3
-SLOT_WORDS = 64            # 256-byte uniform block per dispatch
+SLOT_WORDS = 64            # 256-byte uniform block per dispatch; word 63 is never written (WGSL reads it as 0)
 UNIFORM_SLOTS = 4096       # dispatches per flush at most
 MAX_BINDGROUPS = 4096
 WG = 256                   # threads per workgroup in every 1-D kernel
@@ -63,6 +63,11 @@ class Runtime:
         self.free_bg_ids: list[int] = []
         self.next_bg = 0
         self.dispatches = 0
+        # kernels that take indices record the first bad one here; read back with every read
+        self.err_buffer, _ = self.alloc(16)
+        self.write(self.err_buffer, 0, np.zeros(4, np.uint32))
+        self.live_bytes = self.peak_bytes = 0
+        self.error_codes: dict[int, tuple[type, str]] = {}
 
     # ---- JS calls (each one is a Python->JS crossing, counted) ---------------------------
     def _call(self, name: str, *args):
@@ -114,7 +119,7 @@ class Runtime:
 
     def read(self, bid: int, byte_offset: int, nbytes: int, what: str) -> bytes:
         self.flush()
-        promise = self._call("read", bid, byte_offset, nbytes)
+        promise = self._call("read", bid, byte_offset, nbytes, self.err_buffer)
         try:
             data = _ffi.wait(promise, what)
         except _ffi.BlockingNotAvailable:
@@ -123,14 +128,31 @@ class Runtime:
             if _ffi.is_js_error(err):
                 raise GPUError(f"{what}: reading back from the GPU failed: {err}") from None
             raise
-        self.check_errors(what)
-        return _ffi.as_py_bytes(data)
+        return self._finish_read(_ffi.as_py_bytes(data), nbytes, what)
 
     async def read_async(self, bid: int, byte_offset: int, nbytes: int, what: str) -> bytes:
         self.flush()
-        data = await self._call("read", bid, byte_offset, nbytes)
+        data = await self._call("read", bid, byte_offset, nbytes, self.err_buffer)
+        return self._finish_read(_ffi.as_py_bytes(data), nbytes, what)
+
+    def error_code(self, exc: type, message: str) -> int:
+        """A code for kernels to record a bad index under; message is formatted with index= and size=."""
+        for c, m in self.error_codes.items():
+            if m == (exc, message):
+                return c
+        code = len(self.error_codes) + 1
+        self.error_codes[code] = (exc, message)
+        return code
+
+    def _finish_read(self, raw: bytes, nbytes: int, what: str) -> bytes:
         self.check_errors(what)
-        return _ffi.as_py_bytes(data)
+        code, bad, size, _ = np.frombuffer(raw[nbytes:nbytes + 16], dtype=np.uint32)
+        if code:
+            self.write(self.err_buffer, 0, np.zeros(4, np.uint32))
+            exc, msg = self.error_codes.get(int(code), (IndexError, "index out of range"))
+            raise exc(msg.format(index=int(np.int32(np.uint32(bad))), size=int(size)) +
+                      " (found by a GPU kernel; reported at the next read of a value)")
+        return raw[:nbytes]
 
     def check_errors(self, what: str) -> None:
         errs = str(self._call("takeErrors"))
@@ -199,6 +221,7 @@ class Runtime:
         """Record one dispatch of `groups` workgroups (spread over x and y past the per-dim limit)."""
         if groups <= 0:
             return
+        assert len(params) < SLOT_WORDS, "uniform word 63 must stay 0"
         if len(self.slots) >= UNIFORM_SLOTS:
             self.flush()
         pid, lid = pipe

@@ -183,17 +183,22 @@
     return S.device.createBuffer({ size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   }
 
-  // Copies nbytes from a storage buffer into a fresh Uint8Array (after everything flushed so far).
-  async function read(id, byteOffset, nbytes) {
+  // Copies nbytes from a storage buffer into a fresh Uint8Array (after everything flushed so far),
+  // followed by the 16 bytes of the error buffer errId (kernels record bad indices there).
+  async function read(id, byteOffset, nbytes, errId) {
     const dev = S.device;
     const start = byteOffset & ~3, end = (byteOffset + nbytes + 3) & ~3, size = Math.max(4, end - start);
-    const st = stagingBuffer(size);
+    const st = stagingBuffer(size + 16);
     const enc = dev.createCommandEncoder();
-    enc.copyBufferToBuffer(S.buffers[id], start, st, 0, size);
+    if (nbytes > 0) enc.copyBufferToBuffer(S.buffers[id], start, st, 0, size);
+    enc.copyBufferToBuffer(S.buffers[errId], 0, st, size, 16);
     dev.queue.submit([enc.finish()]);
     S.stats.submits++;
-    await st.mapAsync(GPUMapMode.READ, 0, size);
-    const out = new Uint8Array(st.getMappedRange(0, size).slice(byteOffset - start, byteOffset - start + nbytes));
+    await st.mapAsync(GPUMapMode.READ, 0, size + 16);
+    const mapped = st.getMappedRange(0, size + 16);
+    const out = new Uint8Array(nbytes + 16);
+    out.set(new Uint8Array(mapped, byteOffset - start, nbytes), 0);
+    out.set(new Uint8Array(mapped, size, 16), nbytes);
     st.unmap();
     if (S.staging.length < 8 && size <= (64 << 20)) S.staging.push(st); else st.destroy();
     return out;

@@ -12,7 +12,7 @@ from ..device import backend_for, canonical
 from ..tensor import Tensor
 from ._registry import OpDef, register
 
-__all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange",
+__all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange", "linspace", "eye",
            "zeros_like", "ones_like", "full_like", "empty_like"]
 
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
@@ -264,12 +264,54 @@ def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad:
     return _from_host("arange", arr, dtype, device, requires_grad)
 
 
+register(OpDef("arange", "creation", None, None, tol=(0, 0), doc="evenly spaced values (host)"))
+register(OpDef("linspace", "creation", None, None, tol=(1e-6, 1e-6), doc="evenly spaced values (host)"))
+register(OpDef("eye", "creation", None, None, tol=(0, 0), doc="identity matrix (host)"))
+
+
+def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """``steps`` values from ``start`` to ``end`` inclusive, evenly spaced (PyTorch's formula)."""
+    if steps < 0:
+        raise RuntimeError("linspace: number of steps must be non-negative")
+    start = start.item() if isinstance(start, Tensor) else start
+    end = end.item() if isinstance(end, Tensor) else end
+    d = dtype or _dtype.float32
+    if steps == 1:
+        arr = np.array([start], dtype=np.float64)
+    else:
+        # PyTorch fills the first half from start and the second half from end
+        step = (end - start) / max(steps - 1, 1)
+        i = np.arange(steps, dtype=np.float64)
+        half = steps // 2
+        arr = np.where(i < half, start + step * i, end - step * (steps - 1 - i))
+    if d.category == 1:
+        arr = np.trunc(arr).astype(np.int64)
+    return _from_host("linspace", arr.astype(np.float32) if d.is_floating_point else arr, d, device, requires_grad)
+
+
+def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """The n x m identity matrix."""
+    m = n if m is None else m
+    if n < 0 or m < 0:
+        raise RuntimeError(f"eye: n and m must be non-negative, got {n} and {m}")
+    return _from_host("eye", np.eye(n, m, dtype=np.float32), dtype or _dtype.float32, device, requires_grad)
+
+
 def to_copy(t: Tensor, dev, dt) -> Tensor:
     """Copy ``t`` to another device and/or dtype (Tensor.to)."""
     if dev != t.device:
-        host = t._host("Tensor.to()")
+        host = t.detach()._host("Tensor.to()")
         out = _from_host("to", host, dt, dev)
+        if dt.is_floating_point and t.dtype.is_floating_point:
+            from .. import autograd
+            src_dev, src_dt = t.device, t.dtype
+            autograd.record("ToCopyBackward0", [t], [out], lambda g: (g.to(src_dev).to(src_dt),))
         return out
     C = t.dtype if t.dtype.name != "bool" else _dtype.int32
     storage = backend_for(dev).elementwise(COPY, [t], C, C, t._shape, dt)
-    return Tensor._make(storage, t._shape, dt, dev)
+    out = Tensor._make(storage, t._shape, dt, dev)
+    if dt.is_floating_point and t.dtype.is_floating_point:
+        from .. import autograd
+        src = t.dtype
+        autograd.record("ToCopyBackward0", [t], [out], lambda g: (g.to(src),))
+    return out

@@ -4,8 +4,10 @@
 fn is_nan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
 fn is_inf(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) == 0x7f800000u; }
 fn is_finite(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u; }
-fn f32_nan() -> f32 { return bitcast<f32>(0x7fc00000u); }
-fn f32_inf() -> f32 { return bitcast<f32>(0x7f800000u); }
+// NaN and inf cannot be WGSL constants (a constant expression that makes one fails to compile),
+// so they are built from uniform word 63, which no dispatch writes and is always 0.
+fn f32_nan() -> f32 { return bitcast<f32>(0x7fc00000u | pu(63u)); }
+fn f32_inf() -> f32 { return bitcast<f32>(0x7f800000u | pu(63u)); }
 fn nonzero_f(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) != 0u; }
 fn nonzero_i(x: i32) -> bool { return x != 0; }
 fn nonzero_u(x: u32) -> bool { return x != 0u; }

@@ -54,9 +54,10 @@ fn r_merge(a: S, b: S) -> S {
   if (a.i == 0xffffffffu) { return b; }
   let an = is_nan(f32(a.v));
   let bn = is_nan(f32(b.v));
-  if (an != bn) { return select(b, a, an); }
-  if (an || a.v == b.v) { return select(b, a, a.i < b.i); }
-  return select(a, b, b.v > a.v);
+  if (an != bn) { if (an) { return a; } return b; }
+  if (an || a.v == b.v) { if (a.i < b.i) { return a; } return b; }
+  if (b.v > a.v) { return b; }
+  return a;
 }
 fn r_final(a: S, k: u32) -> R { return R(select(a.i, 0u, a.i == 0xffffffffu)); }
 
@@ -69,9 +70,10 @@ fn r_merge(a: S, b: S) -> S {
   if (a.i == 0xffffffffu) { return b; }
   let an = is_nan(f32(a.v));
   let bn = is_nan(f32(b.v));
-  if (an != bn) { return select(b, a, an); }
-  if (an || a.v == b.v) { return select(b, a, a.i < b.i); }
-  return select(a, b, b.v < a.v);
+  if (an != bn) { if (an) { return a; } return b; }
+  if (an || a.v == b.v) { if (a.i < b.i) { return a; } return b; }
+  if (b.v < a.v) { return b; }
+  return a;
 }
 fn r_final(a: S, k: u32) -> R { return R(select(a.i, 0u, a.i == 0xffffffffu)); }
 

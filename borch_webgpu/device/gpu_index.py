@@ -1,0 +1,69 @@
+"""WebGPU side of indexing: the `take` and `put` kernels of wgsl/index.wgsl."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import kernels
+from .gpu_backend import MAX_RANK, GPUStorage, f32_bits
+from .webgpu import groups_for, runtime
+
+_ERR = {}
+
+
+def _source(mode: str, T: str, src: str) -> str:
+    head, modes = kernels.blocks("index.wgsl")
+    return kernels.fill(head + modes[mode], T=T, SRC=src)
+
+
+def _words(n, shape, dim, o_off, i_off, size, s_off, code, o_str, i_str, s_str, scalar_bits=0):
+    if len(shape) > MAX_RANK:
+        raise NotImplementedError(f"indexing tensors of more than {MAX_RANK} dims")
+    w = [0] * 60
+    w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8] = n, len(shape), dim, o_off, i_off, size, s_off, code, \
+        scalar_bits
+    for base, vals in ((12, shape), (24, o_str), (36, i_str), (48, s_str)):
+        for j, v in enumerate(vals):
+            w[base + j] = int(v) & 0xFFFFFFFF
+    return w
+
+
+def take(x, dim: int, idx, idx_strides, out_shape, exc: type, message: str) -> GPUStorage:
+    """out[c] = x[c with c[dim] replaced by idx[c . idx_strides]] for c over out_shape."""
+    rt = runtime()
+    n = int(np.prod(out_shape)) if out_shape else 1
+    out = GPUStorage(rt, n * x.dtype.storage_np.itemsize)
+    if n == 0:
+        return out
+    T = x.dtype.wgsl
+    pipe = rt.pipeline(("take", T), lambda: _source("take", T, ""), "wrrw")
+    code = rt.error_code(exc, message)
+    w = _words(n, out_shape, dim, x._offset, idx._offset, x._shape[dim], 0, code, x._stride, idx_strides, ())
+    rt.dispatch(pipe, (out.bid, x._storage.bid, idx._storage.bid, rt.err_buffer), w, groups_for(n))
+    return out
+
+
+def put(out, dim: int, idx, idx_strides, src, src_shape, accumulate: bool, exc: type, message: str) -> None:
+    """out[c with c[dim] = idx[c . idx_strides]] (+)= src[c] for c over src_shape; src may be a scalar."""
+    rt = runtime()
+    n = int(np.prod(src_shape)) if src_shape else 1
+    if n == 0:
+        return
+    T = out.dtype.wgsl
+    scalar = not hasattr(src, "_storage")
+    if accumulate:
+        mode = "add_f32" if T == "f32" else "add_i32"
+        if T not in ("f32", "i32"):
+            raise NotImplementedError(f"accumulating into {out.dtype} tensors")
+    else:
+        mode = "put"
+    src_expr = ("T(bitcast<f32>(pu(8u)))" if T == "f32" else "T(bitcast<i32>(pu(8u)))") if scalar else "src[r.s]"
+    pipe = rt.pipeline(("put", mode, T, scalar), lambda: _source(mode, T, src_expr), "wrrw")
+    code = rt.error_code(exc, message)
+    if scalar:
+        bits = f32_bits(float(src)) if T == "f32" else int(src) & 0xFFFFFFFF
+        src_buf, s_off, s_str = idx._storage.bid, 0, [0] * len(src_shape)
+    else:
+        bits, src_buf, s_off, s_str = 0, src._storage.bid, src._offset, src._stride
+    w = _words(n, src_shape, dim, out._offset, idx._offset, out._shape[dim], s_off, code, out._stride, idx_strides,
+               s_str, bits)
+    rt.dispatch(pipe, (out._storage.bid, src_buf, idx._storage.bid, rt.err_buffer), w, groups_for(n))

@@ -1,0 +1,24 @@
+"""WebGPU side of the random ops: wgsl/random.wgsl."""
+from __future__ import annotations
+
+from . import kernels
+from .gpu_backend import GPUStorage, f32_bits
+from .webgpu import groups_for, runtime
+
+
+def fill(mode: str, storage, offset: int, dtype, n: int, key: int, start: int, a: float, b: float):
+    """Write n draws into storage at offset (a new storage when None); returns the storage."""
+    rt = runtime()
+    if storage is None:
+        storage = GPUStorage(rt, n * dtype.storage_np.itemsize)
+    if n == 0:
+        return storage
+    T = dtype.wgsl
+
+    def source():
+        head, modes = kernels.blocks("random.wgsl")
+        return kernels.fill(head + modes[mode], T=T)
+    pipe = rt.pipeline(("random", mode, T), source, "w")
+    words = [n, key & 0xFFFFFFFF, start & 0xFFFFFFFF, offset, f32_bits(a), f32_bits(b)]
+    rt.dispatch(pipe, (storage.bid,), words, groups_for(n))
+    return storage

@@ -1,0 +1,694 @@
+"""Indexing: ``x[key]`` and ``x[key] = v`` (basic and advanced), gather, scatter, scatter_add,
+index_select, index_add, index_put, masked_fill, masked_select, nonzero, take, tril, triu.
+
+Advanced indexing is reduced to one primitive pair: ``take`` (read at a tensor of storage
+offsets) and ``put`` (write or accumulate at them), both kernels in wgsl/index.wgsl. Bad indices
+given as Python ints or lists raise at once; bad indices inside a WebGPU tensor are found by the
+kernel and raised at the next read of a value (the CPU device raises at once)."""
+from __future__ import annotations
+
+import builtins
+import math
+import numbers
+
+import numpy as np
+
+from .. import _dtype, autograd
+from ..device import backend_for
+from ..tensor import Tensor, _wrap_dim
+from ._registry import OpDef, register
+
+__all__ = ["gather", "scatter", "scatter_add", "index_select", "index_add", "index_put", "masked_fill",
+           "masked_select", "nonzero", "take", "tril", "triu", "argwhere"]
+
+for _n in ("getitem", "setitem", "gather", "scatter", "scatter_add", "index_select", "index_add", "masked_fill",
+           "masked_select", "nonzero", "tril", "triu"):
+    register(OpDef(_n, "index", ("index.wgsl", "take"), None, tol=(0, 0), doc="indexing"))
+REGISTRY_PUT = ("index.wgsl", "put")
+
+
+# ---- the two primitives ------------------------------------------------------------------------------
+def _int_index(op: str, idx: Tensor) -> Tensor:
+    if idx.dtype.category != 1:
+        raise IndexError(f"{op}: tensors used as indices must be long, int or bool tensors, got {idx.dtype}")
+    return idx
+
+
+def _np_check(op: str, idx: np.ndarray, size: int, exc: type, msg: str) -> None:
+    if idx.size:
+        bad = idx[(idx < -size) | (idx >= size)]
+        if bad.size:
+            raise exc(msg.format(index=int(bad.reshape(-1)[0]), size=size))
+
+
+def _take(x: Tensor, dim: int, idx: Tensor, idx_strides, out_shape, exc: type, msg: str) -> Tensor:
+    """out[c] = x[c with c[dim] := idx at c] (no autograd). idx_strides: idx's stride per out dim."""
+    out_shape = tuple(out_shape)
+    if x.device.type == "webgpu":
+        from ..device import gpu_index
+        storage = gpu_index.take(x, dim, idx, idx_strides, out_shape, exc, msg)
+        return Tensor._make(storage, out_shape, x.dtype, x.device)
+    b = x._backend()
+    xv = b.view(x)
+    iv = np.lib.stride_tricks.as_strided(idx._storage.array[idx._offset:], shape=out_shape,
+                                         strides=tuple(s * 4 for s in idx_strides)).astype(np.int64)
+    size = x._shape[dim]
+    _np_check("take", iv, size, exc, msg)
+    iv = np.where(iv < 0, iv + size, iv)
+    # gather along dim: other dims of out index x directly
+    grids = np.meshgrid(*[np.arange(s) for s in out_shape], indexing="ij") if out_shape else []
+    grids = [g for g in grids]
+    if out_shape:
+        grids[dim] = iv
+        res = xv[tuple(grids)]
+    else:
+        res = xv.reshape(-1)[iv] if xv.ndim else xv
+    return Tensor._make(b.from_numpy(np.ascontiguousarray(res), x.dtype), out_shape, x.dtype, x.device)
+
+
+def _put(out: Tensor, dim: int, idx: Tensor, idx_strides, src, src_shape, accumulate: bool, exc: type,
+         msg: str) -> None:
+    """out[c with c[dim] := idx at c] (+)= src[c] for c over src_shape, in place (no autograd)."""
+    src_shape = tuple(src_shape)
+    if isinstance(src, Tensor) and src.dtype is not out.dtype:
+        src = src.to(out.dtype)
+    if out.device.type == "webgpu":
+        from ..device import gpu_index
+        gpu_index.put(out, dim, idx, idx_strides, src, src_shape, accumulate, exc, msg)
+        out._bump_version()
+        return
+    b = out._backend()
+    ov = b.view(out)
+    iv = np.lib.stride_tricks.as_strided(idx._storage.array[idx._offset:], shape=src_shape,
+                                         strides=tuple(s * 4 for s in idx_strides)).astype(np.int64)
+    size = out._shape[dim]
+    _np_check("put", iv, size, exc, msg)
+    iv = np.where(iv < 0, iv + size, iv)
+    if isinstance(src, Tensor):
+        sv = np.lib.stride_tricks.as_strided(b.view(src), shape=src_shape,
+                                             strides=tuple(s * src.dtype.storage_np.itemsize
+                                                           for s in src._stride)) if src_shape else b.view(src)
+    else:
+        sv = np.full(src_shape, src, dtype=out.dtype.storage_np)
+    grids = list(np.meshgrid(*[np.arange(s) for s in src_shape], indexing="ij")) if src_shape else []
+    if src_shape:
+        grids[dim] = iv
+        if accumulate:
+            np.add.at(ov, tuple(grids), sv.astype(ov.dtype))
+        else:
+            ov[tuple(grids)] = sv
+    else:
+        if accumulate:
+            ov.reshape(-1)[iv] += sv
+        else:
+            ov[...] = sv
+    out._bump_version()
+
+
+def _flat_storage_view(x: Tensor) -> Tensor:
+    """A 1-D view over all of x's storage (offsets index it directly)."""
+    from .views import make_view
+    n = x._storage.nbytes // x.dtype.storage_np.itemsize
+    return make_view(x, (n,), (1,), 0)
+
+
+def _strides_for(shape, dim: int, idx: Tensor) -> list[int]:
+    """idx broadcast over shape, varying only along dim (index_select/index_add)."""
+    st = [0] * len(shape)
+    if idx.dim():
+        st[dim] = idx._stride[0]
+    return st
+
+
+# ---- gather / scatter / index_select / index_add ---------------------------------------------------------
+_OOB = "index {index} is out of bounds for dimension {dim} with size {size}"
+
+
+def _check_same_rank(op: str, x: Tensor, index: Tensor) -> None:
+    if index.dim() != x.dim() and not (index.dim() <= 1 and x.dim() <= 1):
+        raise RuntimeError(f"{op}(): Index tensor must have the same number of dimensions as input tensor")
+
+
+def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False) -> Tensor:
+    """``out[i][j] = input[index[i][j]][j]`` for dim 0 (and so on): values picked along ``dim``."""
+    x, idx = input, _int_index("gather", index)
+    _check_same_rank("gather", x, idx)
+    d = _wrap_dim(dim, builtins.max(x.dim(), 1), "gather") if x.dim() else 0
+    for k in range(idx.dim()):
+        if k != d and idx._shape[k] > x._shape[k]:
+            raise RuntimeError(f"Size does not match at dimension {k} expected index {list(idx._shape)} to be no "
+                               f"larger than self {list(x._shape)} apart from dimension {d}")
+    if x.dim() == 0:
+        x = x.reshape(1)
+        idx1 = idx.reshape(1)
+        out = _take(x, 0, idx1, idx1._stride, (1,), RuntimeError, _OOB.replace("{dim}", str(d))).reshape(idx._shape)
+    else:
+        out = _take(x, d, idx, idx._stride, idx._shape, RuntimeError, _OOB.replace("{dim}", str(d)))
+    x_shape = input._shape
+    autograd.record("GatherBackward0", [input, None], [out],
+                    lambda g: (_zeros_like_shape(g, x_shape).scatter_add(d, index, g), None))
+    return out
+
+
+def _zeros_like_shape(g: Tensor, shape) -> Tensor:
+    from .creation import zeros
+    return zeros(shape, dtype=g.dtype, device=g.device)
+
+
+def _scatter(op: str, input: Tensor, dim: int, index: Tensor, src, accumulate: bool) -> Tensor:
+    x, idx = input, _int_index(op, index)
+    _check_same_rank(op, x, idx)
+    d = _wrap_dim(dim, builtins.max(x.dim(), 1), op) if x.dim() else 0
+    if isinstance(src, Tensor):
+        if src.dtype is not x.dtype:
+            raise RuntimeError(f"{op}(): Expected self.dtype to be equal to src.dtype")
+        for k in range(idx.dim()):
+            if idx._shape[k] > src._shape[k]:
+                raise RuntimeError(f"Expected index {list(idx._shape)} to be smaller than self {list(x._shape)} apart "
+                                   f"from dimension {d} and to be smaller size than src {list(src._shape)}")
+    for k in range(idx.dim()):
+        if k != d and idx._shape[k] > x._shape[k]:
+            raise RuntimeError(f"Expected index {list(idx._shape)} to be smaller than self {list(x._shape)} apart from "
+                               f"dimension {d}")
+    out = x.detach().clone()
+    if idx.numel():
+        tgt = out if out.dim() else out.reshape(1)
+        i2 = idx if idx.dim() else idx.reshape(1)
+        s2 = src if not isinstance(src, Tensor) or src.dim() else src.reshape(1)
+        _put(tgt, d, i2, i2._stride, s2, i2._shape, accumulate, RuntimeError, _OOB.replace("{dim}", str(d)))
+    return out
+
+
+def scatter(input: Tensor, dim: int, index: Tensor, src=None, *, value=None, reduce=None) -> Tensor:
+    """A copy of ``input`` with values from ``src`` (a tensor or a number) written at ``index`` along ``dim``."""
+    if reduce is not None:
+        raise NotImplementedError("scatter: reduce= is not implemented; use scatter_add or scatter_reduce")
+    if src is None:
+        src = value
+    if src is None:
+        raise TypeError("scatter() missing 1 required positional argument: 'src' or 'value'")
+    if not isinstance(src, Tensor):
+        src = builtins.float(src) if input.dtype.is_floating_point else builtins.int(src)
+    out = _scatter("scatter", input, dim, index, src, False)
+    d = _wrap_dim(dim, builtins.max(input.dim(), 1), "scatter") if input.dim() else 0
+    if isinstance(src, Tensor):
+        autograd.record("ScatterBackward0", [input, None, src], [out],
+                        lambda g: (g.scatter(d, index, 0.0), None, g.gather(d, index)))
+    else:
+        autograd.record("ScatterBackward1", [input, None], [out], lambda g: (g.scatter(d, index, 0.0), None))
+    return out
+
+
+def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
+    """A copy of ``input`` with ``src`` added at ``index`` along ``dim`` (repeated indices accumulate)."""
+    if not isinstance(src, Tensor):
+        raise TypeError(f"scatter_add(): argument 'src' (position 4) must be Tensor, not {type(src).__name__}")
+    out = _scatter("scatter_add", input, dim, index, src, True)
+    d = _wrap_dim(dim, builtins.max(input.dim(), 1), "scatter_add") if input.dim() else 0
+    autograd.record("ScatterAddBackward0", [input, None, src], [out], lambda g: (g, None, g.gather(d, index)))
+    return out
+
+
+def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
+    """The slices of ``input`` along ``dim`` at the positions in the 1-D ``index``."""
+    x, idx = input, _int_index("index_select", index)
+    if idx.dim() > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    d = _wrap_dim(dim, builtins.max(x.dim(), 1), "index_select") if x.dim() else 0
+    if x.dim() == 0:
+        out = _take(x.reshape(1), 0, idx.reshape(-1), (idx._stride[0] if idx.dim() else 0,), (idx.numel(),),
+                    IndexError, "index out of range in self").reshape(idx._shape)
+    else:
+        shape = list(x._shape)
+        shape[d] = idx.numel()
+        out = _take(x, d, idx, _strides_for(shape, d, idx), shape, IndexError, "index out of range in self")
+    x_shape = input._shape
+    autograd.record("IndexSelectBackward0", [input, None], [out],
+                    lambda g: (_zeros_like_shape(g, x_shape).index_add(d, index, g), None))
+    return out
+
+
+def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1) -> Tensor:
+    """A copy of ``input`` with ``alpha * source`` added at ``index`` along ``dim``."""
+    x, idx = input, _int_index("index_add", index)
+    if idx.dim() > 1:
+        raise IndexError("index_add_(): Index is supposed to be a vector")
+    d = _wrap_dim(dim, builtins.max(x.dim(), 1), "index_add") if x.dim() else 0
+    if source.dim() != x.dim() and not (source.dim() <= 1 and x.dim() <= 1):
+        raise IndexError(f"index_add_(): Source/destination tensor must have same slice shapes.")
+    if x.dim() and (source._shape[d] if source.dim() else 1) != idx.numel():
+        raise RuntimeError(f"index_add_(): Number of indices ({idx.numel()}) should be equal to source.size(dim) "
+                           f"({source._shape[d] if source.dim() else 1})")
+    src = source * alpha if alpha != 1 else source
+    out = x.detach().clone()
+    if idx.numel():
+        tgt = out if out.dim() else out.reshape(1)
+        s2 = src.detach() if src.dim() else src.detach().reshape(1)
+        i2 = idx.reshape(-1)
+        _put(tgt, d, i2, _strides_for(s2._shape, d, i2), s2, s2._shape, True, IndexError,
+             "index out of range in self")
+    autograd.record("IndexAddBackward0", [input, None, source], [out],
+                    lambda g: (g, None, g.index_select(d, index) * alpha if alpha != 1 else g.index_select(d, index)))
+    return out
+
+
+# ---- masks -------------------------------------------------------------------------------------------------
+def _bool_mask(op: str, mask) -> Tensor:
+    if not isinstance(mask, Tensor):
+        raise TypeError(f"{op}(): argument 'mask' must be Tensor, not {type(mask).__name__}")
+    if mask.dtype.name != "bool":
+        raise RuntimeError(f"{op} only supports boolean masks, but got mask with dtype "
+                           f"{'long' if mask.dtype.name == 'int64' else mask.dtype.name}")
+    return mask
+
+
+def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
+    """``input`` with ``value`` (a number or a 0-d tensor) where ``mask`` is True."""
+    from .elementwise import where
+    mask = _bool_mask("masked_fill_", mask)
+    if isinstance(value, Tensor):
+        if value.dim() != 0:
+            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.dim()} dimension(s).")
+    from .elementwise import _broadcast
+    shape = _broadcast("masked_fill", [input._shape, mask._shape])
+    if shape != tuple(input._shape):
+        raise RuntimeError(f"masked_fill: the shape of the mask {list(mask._shape)} cannot be broadcast to the input "
+                           f"shape {list(input._shape)}")
+    if not isinstance(value, Tensor):
+        value = builtins.float(value) if input.dtype.is_floating_point else (
+            builtins.bool(value) if input.dtype.name == "bool" else builtins.int(value))
+    r = where(mask, value if not isinstance(value, Tensor) else value.to(input.dtype), input)
+    return r if r.dtype is input.dtype else r.to(input.dtype)
+
+
+def nonzero(input: Tensor, *, as_tuple: bool = False):
+    """Indices of the nonzero elements: an (n, ndim) int64 tensor, or a tuple of 1-D tensors (``as_tuple``).
+
+    The number of results depends on the data, so on WebGPU this waits for the GPU (as on CUDA)."""
+    from .creation import tensor
+    host = input._host("nonzero()")
+    idx = np.argwhere(host != 0) if host.ndim else np.zeros((1 if host != 0 else 0, 0), np.int64)
+    if as_tuple:
+        if host.ndim == 0:
+            return (tensor(np.zeros(idx.shape[0], np.int64), device=input.device),)
+        return tuple(tensor(idx[:, k].astype(np.int64), device=input.device) for k in range(host.ndim))
+    return tensor(idx.astype(np.int64).reshape(-1, host.ndim), device=input.device)
+
+
+def argwhere(input: Tensor) -> Tensor:
+    return nonzero(input)
+
+
+def masked_select(input: Tensor, mask: Tensor) -> Tensor:
+    """The elements of ``input`` where ``mask`` is True, as a 1-D tensor (waits for the GPU: data-dependent size)."""
+    mask = _bool_mask("masked_select", mask)
+    from .elementwise import _broadcast
+    shape = _broadcast("masked_select", [input._shape, mask._shape])
+    x = input.expand(shape) if tuple(input._shape) != shape else input
+    m = mask.expand(shape) if tuple(mask._shape) != shape else mask
+    return getitem(x, m)
+
+
+def take(input: Tensor, index: Tensor) -> Tensor:
+    """``input`` treated as 1-D, read at ``index``."""
+    return getitem(input.reshape(-1), index)
+
+
+def _tri(op: str, input: Tensor, diagonal: int, lower: bool) -> Tensor:
+    from .creation import arange
+    from .elementwise import where
+    if input.dim() < 2:
+        raise RuntimeError(f"{op}: input tensor must have at least 2 dimensions")
+    r, c = input._shape[-2], input._shape[-1]
+    rows = arange(r, device=input.device).reshape(r, 1)
+    cols = arange(c, device=input.device).reshape(1, c)
+    keep = (cols - rows <= diagonal) if lower else (cols - rows >= diagonal)
+    zero = False if input.dtype.name == "bool" else (0.0 if input.dtype.is_floating_point else 0)
+    return where(keep, input, zero)
+
+
+def tril(input: Tensor, diagonal: int = 0) -> Tensor:
+    """The lower triangle (on and below ``diagonal``) of the last two dims; the rest zero."""
+    return _tri("tril", input, diagonal, True)
+
+
+def triu(input: Tensor, diagonal: int = 0) -> Tensor:
+    """The upper triangle (on and above ``diagonal``) of the last two dims; the rest zero."""
+    return _tri("triu", input, diagonal, False)
+
+
+# ---- x[key] -------------------------------------------------------------------------------------------------
+def _to_index_tensor(k, device) -> Tensor:
+    from .creation import tensor
+    if isinstance(k, Tensor):
+        return k.to(device) if k.device != device else k
+    arr = np.asarray(k)
+    if arr.dtype == np.bool_:
+        return tensor(arr, device=device)
+    if arr.size and arr.dtype.kind not in "iu":
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    return tensor(arr.astype(np.int64), device=device)
+
+
+def _expand_key(x: Tensor, key):
+    """Normalise key into a list of items and check the number of indexed dims."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    items = []
+    for k in key:
+        if isinstance(k, (list, np.ndarray)) or (isinstance(k, Tensor)):
+            items.append(("adv", k))
+        elif k is None:
+            items.append(("none", None))
+        elif k is Ellipsis:
+            items.append(("ellipsis", None))
+        elif isinstance(k, builtins.bool):
+            items.append(("bool", k))
+        elif isinstance(k, (numbers.Integral, np.integer)):
+            items.append(("int", builtins.int(k)))
+        elif isinstance(k, slice):
+            items.append(("slice", k))
+        else:
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+                             f"valid indices (got {type(k).__name__})")
+    consumed = 0
+    for kind, k in items:
+        if kind in ("int", "slice"):
+            consumed += 1
+        elif kind == "adv":
+            t = k if isinstance(k, Tensor) else None
+            is_bool = (t is not None and t.dtype.name == "bool") or (t is None and np.asarray(k).dtype == np.bool_)
+            consumed += (t.dim() if t is not None else np.asarray(k).ndim) if is_bool else 1
+    if sum(1 for kind, _ in items if kind == "ellipsis") > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if consumed > x.dim():
+        raise IndexError(f"too many indices for tensor of dimension {x.dim()}")
+    out = []
+    for kind, k in items:
+        if kind == "ellipsis":
+            out += [("slice", slice(None))] * (x.dim() - consumed)
+        else:
+            out.append((kind, k))
+    return out
+
+
+def _slice_bounds(s: slice, size: int) -> tuple[int, int, int]:
+    step = 1 if s.step is None else builtins.int(s.step)
+    if step <= 0:
+        raise ValueError("step must be greater than zero")
+    start, stop, _ = slice(s.start, s.stop, step).indices(size)
+    return start, builtins.max(stop, start), step
+
+
+def _basic(x: Tensor, items):
+    """Apply the basic items; returns (view, [(dim in view, index tensor)])."""
+    from . import views
+    cur, d, adv = x, 0, []
+    for kind, k in items:
+        if kind == "none":
+            cur = views.unsqueeze(cur, d)
+            d += 1
+        elif kind == "bool":
+            cur = views.unsqueeze(cur, d)
+            if not k:
+                cur = views.slice_dim(cur, d, 0, 0, 1)
+            d += 1
+        elif kind == "int":
+            size = cur._shape[d]
+            if not -size <= k < size:
+                raise IndexError(f"index {k} is out of bounds for dimension {d} with size {size}")
+            cur = views.select(cur, d, k)
+        elif kind == "slice":
+            start, stop, step = _slice_bounds(k, cur._shape[d])
+            if (start, stop, step) != (0, cur._shape[d], 1):
+                cur = views.slice_dim(cur, d, start, stop, step)
+            d += 1
+        else:  # advanced
+            t = _to_index_tensor(k, x.device)
+            if t.dtype.name == "bool":
+                for j in range(t.dim()):
+                    if t._shape[j] != cur._shape[d + j]:
+                        raise IndexError(f"The shape of the mask {list(t._shape)} at index {j} does not match the shape "
+                                         f"of the indexed tensor {list(cur._shape)} at index {d + j}")
+                if t.dim() == 0:
+                    cur = views.unsqueeze(cur, d)
+                    t = nonzero(t.reshape(1), as_tuple=True)
+                    adv.append((d, t[0]))
+                    d += 1
+                    continue
+                parts = nonzero(t, as_tuple=True)
+                for j, p in enumerate(parts):
+                    adv.append((d + j, p))
+                d += t.dim()
+            else:
+                _int_index("index", t)
+                if not isinstance(k, Tensor):
+                    _np_check("index", np.asarray(k), cur._shape[d], IndexError,
+                              "index {index} is out of bounds for dimension " + str(d) + " with size {size}")
+                adv.append((d, t))
+                d += 1
+    return cur, adv
+
+
+def _offsets(v: Tensor, adv, strides, base_offset: int):
+    """Storage offsets (int tensor, shape = result shape) for advanced indices on view v."""
+    from .creation import arange
+    from .elementwise import broadcast_shapes, where
+    idx_shapes = [t._shape for _, t in adv]
+    bshape = broadcast_shapes(*idx_shapes)
+    dims = [d for d, _ in adv]
+    consecutive = dims == list(range(dims[0], dims[0] + len(dims)))
+    rest = [d for d in range(v.dim()) if d not in dims]
+    if consecutive:
+        layout = [("r", d) for d in rest if d < dims[0]] + [("b", None)] + [("r", d) for d in rest if d > dims[0]]
+    else:
+        layout = [("b", None)] + [("r", d) for d in rest]
+    out_shape = []
+    for kind, d in layout:
+        out_shape += list(bshape) if kind == "b" else [v._shape[d]]
+    nb = len(bshape)
+    pos_b = [i for i, (kind, _) in enumerate(layout) if kind == "b"][0]
+    total = None
+    for d, t in adv:
+        size = v._shape[d]
+        t = where(t < 0, t + size, t) if t.numel() else t
+        # place t's (broadcast) dims at the b position of the result
+        shp = [1] * pos_b + [1] * (nb - t.dim()) + list(t._shape) + [1] * (len(layout) - pos_b - 1)
+        term = t.reshape(shp) * strides[d]
+        total = term if total is None else total + term
+    out_dim = 0
+    for kind, d in layout:
+        if kind == "b":
+            out_dim += nb
+            continue
+        shp = [1] * len(out_shape)
+        shp[out_dim] = v._shape[d]
+        term = arange(v._shape[d], device=v.device).reshape(shp) * strides[d]
+        total = total + term
+        out_dim += 1
+    total = (total + base_offset).expand(out_shape) if base_offset else total.expand(out_shape)
+    return total, tuple(out_shape)
+
+
+def _check_adv_gpu(v: Tensor, adv) -> None:
+    """Make the take kernel check each index tensor against its own dim size (reported at the next read)."""
+    from .creation import zeros
+    for d, t in adv:
+        if t.numel():
+            size = v._shape[d]
+            probe = zeros(size if size else 1, dtype=_dtype.int32, device=v.device)
+            if size == 0:
+                probe = probe.narrow(0, 0, 0)
+            _take(probe, 0, t.reshape(-1), (t.reshape(-1)._stride[0],), (t.numel(),), IndexError,
+                  "index {index} is out of bounds for dimension " + str(d) + " with size {size}")
+
+
+def _check_adv(v: Tensor, adv) -> None:
+    for d, t in adv:
+        if v.device.type == "webgpu":
+            _check_adv_gpu(v, [(d, t)])
+        else:
+            _np_check("index", t._host("indexing"), v._shape[d], IndexError,
+                      "index {index} is out of bounds for dimension " + str(d) + " with size {size}")
+
+
+def getitem(x: Tensor, key) -> Tensor:
+    """``x[key]``: a view for ints, slices, None and ``...``; a copy for index tensors, lists and masks."""
+    items = _expand_key(x, key)
+    v, adv = _basic(x, items)
+    if not adv:
+        if v is x:
+            from .views import _alias
+            return _alias(x)
+        return v
+    _check_adv(v, adv)
+    offs, out_shape = _offsets(v, adv, v._stride, v._offset)
+    flat = _flat_storage_view(v)
+    offs = offs.contiguous().int() if offs.dtype is not _dtype.int32 else offs.contiguous()
+    out = _take(flat, 0, offs.reshape(-1), (1,), (offs.numel(),), IndexError,
+                "index {index} is out of bounds for storage of size {size}").reshape(out_shape)
+    from ..device.gpu_backend import contiguous_strides
+    if autograd.graph.needs_grad(v):
+        coffs, _ = _offsets(v, adv, contiguous_strides(v._shape), 0)
+        coffs = coffs.contiguous().int().reshape(-1)
+        v_shape = v._shape
+
+        def back(g):
+            return (_index_put_flat(_zeros_like_shape(g, v_shape), coffs, g.reshape(-1), True),)
+        autograd.record("IndexBackward0", [v], [out], back)
+    return out
+
+
+def _index_put_flat(base: Tensor, flat_offsets: Tensor, values: Tensor, accumulate: bool) -> Tensor:
+    """A copy of contiguous ``base`` with ``values`` (1-D, one per offset) written/added at flat offsets;
+    differentiable in base and values."""
+    out = base.detach().contiguous().clone()
+    flat = out.reshape(-1)
+    _put(flat, 0, flat_offsets, flat_offsets._stride, values.detach(), values._shape, accumulate, IndexError,
+         "index {index} is out of bounds for dimension 0 with size {size}")
+    shape = base._shape
+
+    def back(g):
+        gflat = g.reshape(-1)
+        gb = g if accumulate else _index_put_flat(g, flat_offsets, _zeros_like_shape(g, values._shape), False)
+        return (gb, _take_flat(gflat, flat_offsets))
+    autograd.record("IndexPutBackward0", [base, values], [out], back)
+    return out
+
+
+def _take_flat(flat: Tensor, offsets: Tensor) -> Tensor:
+    out = _take(flat.contiguous(), 0, offsets, offsets._stride, offsets._shape, IndexError,
+                "index {index} is out of bounds for dimension 0 with size {size}")
+    autograd.record("TakeBackward0", [flat], [out],
+                    lambda g: (_index_put_flat(_zeros_like_shape(g, flat._shape), offsets, g, True),))
+    return out
+
+
+# ---- x[key] = value --------------------------------------------------------------------------------------------
+def setitem(x: Tensor, key, value) -> None:
+    """``x[key] = value`` (value: a number or a tensor broadcastable to ``x[key]``)."""
+    from .memory import assign, inplace
+    from .views import expand
+    items = _expand_key(x, key)
+    with autograd.no_grad():
+        v, adv = _basic(x, items)
+    if v is x:
+        from .views import make_view
+        v = make_view(x, x._shape, x._stride, x._offset)
+    if not adv:
+        if isinstance(value, Tensor):
+            if autograd.graph.needs_grad(x, value):
+                from .memory import check_expandable
+                check_expandable("setitem", value._shape, v._shape)
+                inplace("__setitem__", lambda old, val: expand(val.to(v.dtype), v._shape), v, value)
+                return
+            _check_value_shape(value._shape, v._shape)
+        assign(v, value)
+        return
+    _check_adv(v, adv)
+    offs, out_shape = _offsets(v, adv, v._stride, v._offset)
+    offs = offs.contiguous().int().reshape(-1)
+    if isinstance(value, Tensor):
+        _check_value_shape(value._shape, out_shape)
+        vals = expand(value.to(x.dtype), out_shape).contiguous().reshape(-1)
+    else:
+        from .creation import full
+        vals = full((offs.numel(),), value, dtype=x.dtype, device=x.device)
+    if autograd.graph.needs_grad(x, value):
+        from ..device.gpu_backend import contiguous_strides
+        coffs, _ = _offsets(v, adv, contiguous_strides(v._shape), 0)
+        coffs = coffs.contiguous().int().reshape(-1)
+        inplace("__setitem__", lambda old, val: _index_put_flat(old, coffs, val, False), v, vals)
+        return
+    _put(_flat_storage_view(v), 0, offs, offs._stride, vals, vals._shape, False, IndexError,
+         "index {index} is out of bounds for storage of size {size}")
+
+
+def _check_value_shape(vshape, tshape) -> None:
+    ok = len(vshape) <= len(tshape) and all(a == b or a == 1 for a, b in zip(vshape[::-1], tshape[::-1]))
+    if not ok:
+        # leading size-1 dims of the value may be dropped, as in PyTorch
+        stripped = list(vshape)
+        while stripped and stripped[0] == 1 and len(stripped) > len(tshape):
+            stripped.pop(0)
+        if not (len(stripped) <= len(tshape) and all(a == b or a == 1 for a, b in zip(stripped[::-1], tshape[::-1]))):
+            raise RuntimeError(f"shape mismatch: value tensor of shape {list(vshape)} cannot be broadcast to indexing "
+                               f"result of shape {list(tshape)}")
+
+
+def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:
+    """A copy of ``input`` with ``values`` written (or added) at the index tensors ``indices``."""
+    out = input.clone()
+    index_put_(out, indices, values, accumulate)
+    return out
+
+
+def index_put_(input: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:
+    if not accumulate:
+        setitem(input, tuple(indices), values)
+        return input
+    from .views import expand
+    items = _expand_key(input, tuple(indices))
+    v, adv = _basic(input, items)
+    _check_adv(v, adv)
+    from ..device.gpu_backend import contiguous_strides
+    coffs, out_shape = _offsets(v, adv, contiguous_strides(v._shape), 0)
+    coffs = coffs.contiguous().int().reshape(-1)
+    vals = expand(values.to(input.dtype), out_shape).contiguous().reshape(-1)
+    from .memory import inplace
+    inplace("index_put_", lambda old, val: _index_put_flat(old, coffs, val, True), input, vals)
+    return input
+
+
+# ---- backward helpers for views (used by views.py) -------------------------------------------------------------
+def slice_backward(g: Tensor, in_shape, d: int, start: int, stop: int, step: int) -> Tensor:
+    from . import views
+    from .memory import assign
+    out = _zeros_like_shape(g, in_shape)
+    assign(views.slice_dim(out, d, start, builtins.max(stop, start), step), g.detach())
+    autograd.record("SliceBackwardBackward0", [g], [out], lambda gg: (views.slice_dim(gg, d, start, stop, step),))
+    return out
+
+
+def select_backward(g: Tensor, in_shape, d: int, index: int) -> Tensor:
+    from . import views
+    from .memory import assign
+    out = _zeros_like_shape(g, in_shape)
+    assign(views.select(out, d, index), g.detach())
+    autograd.record("SelectBackwardBackward0", [g], [out], lambda gg: (views.select(gg, d, index),))
+    return out
+
+
+def _install():
+    from .memory import inplace
+    T = Tensor
+    T.__getitem__ = getitem
+    T.__setitem__ = setitem
+    T.gather = lambda self, dim, index: gather(self, dim, index)
+    T.scatter = lambda self, dim, index, src=None, *, value=None, reduce=None: scatter(self, dim, index, src,
+                                                                                       value=value, reduce=reduce)
+    T.scatter_ = lambda self, dim, index, src=None, *, value=None, reduce=None: inplace(
+        "scatter_", lambda s: scatter(s, dim, index, src, value=value, reduce=reduce), self)
+    T.scatter_add = lambda self, dim, index, src: scatter_add(self, dim, index, src)
+    T.scatter_add_ = lambda self, dim, index, src: inplace("scatter_add_", lambda s: scatter_add(s, dim, index, src),
+                                                           self)
+    T.index_select = lambda self, dim, index: index_select(self, dim, index)
+    T.index_add = lambda self, dim, index, source, *, alpha=1: index_add(self, dim, index, source, alpha=alpha)
+    T.index_add_ = lambda self, dim, index, source, *, alpha=1: inplace(
+        "index_add_", lambda s: index_add(s, dim, index, source, alpha=alpha), self)
+    T.index_put = lambda self, indices, values, accumulate=False: index_put(self, indices, values, accumulate)
+    T.index_put_ = index_put_
+    T.masked_fill = lambda self, mask, value: masked_fill(self, mask, value)
+    T.masked_fill_ = lambda self, mask, value: inplace("masked_fill_", lambda s: masked_fill(s, mask, value), self)
+    T.masked_select = lambda self, mask: masked_select(self, mask)
+    T.nonzero = lambda self, *, as_tuple=False: nonzero(self, as_tuple=as_tuple)
+    T.argwhere = lambda self: nonzero(self)
+    T.take = lambda self, index: take(self, index)
+    T.tril = lambda self, diagonal=0: tril(self, diagonal)
+    T.triu = lambda self, diagonal=0: triu(self, diagonal)
+    T.tril_ = lambda self, diagonal=0: inplace("tril_", lambda s: tril(s, diagonal), self)
+    T.triu_ = lambda self, diagonal=0: inplace("triu_", lambda s: triu(s, diagonal), self)
+
+
+_install()

@@ -1,0 +1,291 @@
+"""Random numbers from our own counter-based generator.
+
+Element i of a draw is ``hash(seed, offset + i)`` (wgsl/random.wgsl; the same hash in numpy for
+the cpu device), so ``manual_seed(s)`` makes every later draw reproducible, and uniform draws
+are identical on both devices. It cannot reproduce PyTorch's own random stream: code that
+seeds PyTorch and expects its exact numbers will see different (equally distributed) ones.
+"""
+from __future__ import annotations
+
+import builtins
+import math
+import numbers
+import time
+
+import numpy as np
+
+from .. import _dtype
+from ..device import backend_for, canonical
+from ..tensor import Tensor
+from ._registry import OpDef, register
+from .creation import _shape_arg
+
+__all__ = ["Generator", "manual_seed", "seed", "initial_seed", "default_generator", "get_rng_state",
+           "set_rng_state", "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
+           "normal", "bernoulli", "multinomial"]
+
+for _n, _m in (("rand", "uniform"), ("randn", "normal"), ("randint", "randint"), ("randperm", "uniform")):
+    register(OpDef(_n, "random", ("random.wgsl", _m), None, tol=(0, 0), doc="random draws (shape/dtype goldens)"))
+
+
+class Generator:
+    """``torch.Generator``: a seed and an offset into the counter-based stream."""
+
+    def __init__(self, device="cpu"):
+        self.device = canonical(device) if device != "cpu" else canonical("cpu")
+        self._seed = 67280421310721
+        self._offset = 0
+
+    def manual_seed(self, seed: int) -> "Generator":
+        if not isinstance(seed, numbers.Integral):
+            raise TypeError(f"manual_seed expected an int, got {type(seed).__name__}")
+        self._seed = builtins.int(seed) & 0xFFFFFFFFFFFFFFFF
+        self._offset = 0
+        return self
+
+    def seed(self) -> int:
+        s = time.time_ns() & 0xFFFFFFFFFFFFFFFF
+        self.manual_seed(s)
+        return s
+
+    def initial_seed(self) -> int:
+        return self._seed
+
+    def get_state(self) -> Tensor:
+        from .creation import tensor
+        return tensor(np.array([self._seed & 0xFFFFFFFF, self._seed >> 32, self._offset & 0xFFFFFFFF,
+                                self._offset >> 32], dtype=np.int64) & 0xFFFFFFFF)
+
+    def set_state(self, state: Tensor) -> "Generator":
+        a = [builtins.int(v) & 0xFFFFFFFF for v in state.tolist()]
+        self._seed = a[0] | (a[1] << 32)
+        self._offset = a[2] | (a[3] << 32)
+        return self
+
+    def _take(self, n: int) -> tuple[int, int]:
+        """(32-bit key, counter start) for n counters, advancing the offset."""
+        key = (self._seed ^ (self._seed >> 32) ^ ((self._offset >> 32) * 0x85EBCA6B)) & 0xFFFFFFFF
+        start = self._offset & 0xFFFFFFFF
+        self._offset += n
+        return key, start
+
+
+default_generator = Generator()
+
+
+def manual_seed(seed: int) -> Generator:
+    """Seed the default generator: later draws repeat exactly (not PyTorch's numbers)."""
+    return default_generator.manual_seed(seed)
+
+
+def seed() -> int:
+    return default_generator.seed()
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+def get_rng_state() -> Tensor:
+    return default_generator.get_state()
+
+
+def set_rng_state(state: Tensor) -> None:
+    default_generator.set_state(state)
+
+
+# ---- the hash, in numpy (the cpu device) -------------------------------------------------------------
+def _triple32(x: np.ndarray) -> np.ndarray:
+    x = x.astype(np.uint32)
+    x ^= x >> np.uint32(17)
+    x *= np.uint32(0xED5AD4BB)
+    x ^= x >> np.uint32(11)
+    x *= np.uint32(0xAC4C1B51)
+    x ^= x >> np.uint32(15)
+    x *= np.uint32(0x31848BAB)
+    x ^= x >> np.uint32(14)
+    return x
+
+
+def _draw(key: int, counters: np.ndarray) -> np.ndarray:
+    k = _triple32(np.array([key ^ 0x9E3779B9], dtype=np.uint32))[0]
+    with np.errstate(over="ignore"):
+        return _triple32(_triple32(counters.astype(np.uint32) * np.uint32(0x9E3779B9) + k) ^ k)
+
+
+def _unit(key: int, counters: np.ndarray) -> np.ndarray:
+    return (_draw(key, counters) >> np.uint32(8)).astype(np.float32) * np.float32(5.9604644775390625e-08)
+
+
+def _host(mode: str, key: int, start: int, n: int, a: float, b: float) -> np.ndarray:
+    i = (np.arange(n, dtype=np.uint64) + np.uint64(start)) & np.uint64(0xFFFFFFFF)
+    if mode == "uniform":
+        return np.float32(a) + (np.float32(b) - np.float32(a)) * _unit(key, i)
+    if mode == "randint":
+        return np.floor(np.float32(a) + (np.float32(b) - np.float32(a)) * _unit(key, i))
+    c1 = (np.uint64(start) + 2 * np.arange(n, dtype=np.uint64)) & np.uint64(0xFFFFFFFF)
+    u1 = ((_draw(key, c1) >> np.uint32(8)) + np.uint32(1)).astype(np.float32) * np.float32(5.9604644775390625e-08)
+    u2 = _unit(key, (c1 + np.uint64(1)) & np.uint64(0xFFFFFFFF))
+    z = np.sqrt(np.float32(-2.0) * np.log(u1)) * np.cos(np.float32(6.283185307179586) * u2)
+    return (np.float32(a) + np.float32(b) * z).astype(np.float32)
+
+
+def _fill(mode: str, shape, dtype, device, a: float, b: float, generator=None, out: Tensor | None = None) -> Tensor:
+    gen = generator or default_generator
+    n = math.prod(shape)
+    key, start = gen._take(n * (2 if mode == "normal" else 1))
+    dev = canonical(device) if out is None else out.device
+    if dev.type == "webgpu":
+        from ..device import gpu_random
+        if out is not None and out.is_contiguous():
+            gpu_random.fill(mode, out._storage, out._offset, dtype, n, key, start, a, b)
+            out._bump_version()
+            return out
+        storage = gpu_random.fill(mode, None, 0, dtype, n, key, start, a, b)
+        t = Tensor._make(storage, shape, dtype, dev)
+    else:
+        vals = _host(mode, key, start, n, a, b).reshape(shape)
+        t = Tensor._make(backend_for(dev).from_numpy(vals.astype(dtype.storage_np), dtype), shape, dtype, dev)
+    if out is not None:
+        from .memory import assign
+        assign(out, t)
+        return out
+    return t
+
+
+def _float_dtype(op: str, dtype):
+    d = dtype or _dtype.float32
+    _dtype.check_supported(d, op)
+    if not d.is_floating_point:
+        raise RuntimeError(f"\"{op}\" not implemented for '{'Long' if d.name == 'int64' else d.name.capitalize()}'")
+    return d
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Uniform random numbers in [0, 1)."""
+    t = _fill("uniform", _shape_arg("rand", size), _float_dtype("rand", dtype), device, 0.0, 1.0, generator)
+    return t.requires_grad_(requires_grad) if requires_grad else t
+
+
+def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Standard normal random numbers."""
+    t = _fill("normal", _shape_arg("randn", size), _float_dtype("randn", dtype), device, 0.0, 1.0, generator)
+    return t.requires_grad_(requires_grad) if requires_grad else t
+
+
+def randint(low, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad: bool = False) -> Tensor:
+    """Random integers in [low, high): ``randint(high, size)`` or ``randint(low, high, size)``."""
+    if size is None:
+        if isinstance(high, (tuple, list)):
+            low, high, size = 0, low, high
+        else:
+            raise TypeError("randint() missing 1 required positional argument: 'size'")
+    elif high is None:
+        low, high = 0, low
+    shape = _shape_arg("randint", (tuple(size),))
+    low, high = builtins.int(low), builtins.int(high)
+    if high <= low:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    if high - low > 2 ** 24:
+        raise RuntimeError(f"randint: a range of {high - low} values is larger than this generator's 2^24")
+    d = dtype or _dtype.int64
+    return _fill("randint", shape, d, device, builtins.float(low), builtins.float(high), generator)
+
+
+def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A random permutation of 0..n-1."""
+    if n < 0:
+        raise RuntimeError(f"randperm: n must be non-negative, got {n}")
+    gen = generator or default_generator
+    key, start = gen._take(n)
+    keys = _draw(key, (np.arange(n, dtype=np.uint64) + np.uint64(start)) & np.uint64(0xFFFFFFFF))
+    perm = np.argsort(keys, kind="stable").astype(np.int64)
+    from .creation import tensor
+    return tensor(perm, dtype=dtype or _dtype.int64, device=device)
+
+
+def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    return rand(input._shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+
+
+def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    return randn(input._shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
+
+
+def randint_like(input: Tensor, low=0, high=None, *, dtype=None, device=None) -> Tensor:
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, input._shape, dtype=dtype or input.dtype, device=device or input.device)
+
+
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, dtype=None, device=None) -> Tensor:
+    """Normal random numbers with the given mean and std (numbers, or tensors of one shape)."""
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        ref = mean if isinstance(mean, Tensor) else std
+        z = randn(ref._shape, generator=generator, dtype=ref.dtype, device=ref.device)
+        return z * std + mean
+    return _fill("normal", _shape_arg("normal", (tuple(size),)), _float_dtype("normal", dtype), device,
+                 builtins.float(mean), builtins.float(std), generator)
+
+
+def bernoulli(input: Tensor, p=None, *, generator=None) -> Tensor:
+    """1 with probability ``input`` (or ``p``), else 0."""
+    u = rand(input._shape, generator=generator, device=input.device)
+    prob = input if p is None else p
+    return (u < prob).to(input.dtype)
+
+
+def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, generator=None) -> Tensor:
+    """Indices sampled from the rows of ``input`` (non-negative weights)."""
+    w = input._host("multinomial()").astype(np.float64)
+    rows = w.reshape(-1, w.shape[-1])
+    gen = generator or default_generator
+    out = np.zeros((rows.shape[0], num_samples), np.int64)
+    for r, row in enumerate(rows):
+        if row.sum() <= 0 or (row < 0).any() or not np.isfinite(row).all():
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        if not replacement and num_samples > (row > 0).sum():
+            raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+        key, start = gen._take(num_samples)
+        u = _unit(key, (np.arange(num_samples, dtype=np.uint64) + np.uint64(start)) & np.uint64(0xFFFFFFFF))
+        p = row.copy()
+        for j in range(num_samples):
+            c = np.cumsum(p / p.sum())
+            k = builtins.min(builtins.int(np.searchsorted(c, u[j], side="right")), len(p) - 1)
+            out[r, j] = k
+            if not replacement:
+                p[k] = 0
+    from .creation import tensor
+    return tensor(out.reshape(w.shape[:-1] + (num_samples,)), device=input.device)
+
+
+def _install():
+    def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator=None):
+        return _fill("uniform", self._shape, self.dtype, self.device, builtins.float(a), builtins.float(b), generator,
+                     out=self)
+
+    def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
+        return _fill("normal", self._shape, self.dtype, self.device, builtins.float(mean), builtins.float(std),
+                     generator, out=self)
+
+    def random_(self, low=0, high=None, *, generator=None):
+        if high is None:
+            low, high = 0, low
+        return _fill("randint", self._shape, self.dtype, self.device, builtins.float(low), builtins.float(high),
+                     generator, out=self)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        from .memory import assign
+        assign(self, bernoulli(self, p, generator=generator))
+        return self
+    Tensor.uniform_ = uniform_
+    Tensor.normal_ = normal_
+    Tensor.random_ = random_
+    Tensor.bernoulli_ = bernoulli_
+    Tensor.bernoulli = lambda self, p=None, *, generator=None: bernoulli(self, p, generator=generator)
+    Tensor.multinomial = lambda self, n, replacement=False, *, generator=None: multinomial(self, n, replacement,
+                                                                                           generator=generator)
+
+
+_install()
