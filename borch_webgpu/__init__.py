@@ -16,7 +16,7 @@ from .ops.creation import (arange, as_tensor, empty, empty_like, from_numpy, ful
                            zeros, zeros_like)
 from .ops.elementwise import (add, arctan2, atan2, broadcast_shapes, div, divide, eq, floor_divide, fmod, ge, greater,
                               greater_equal, gt, le, lerp, less, less_equal, logical_and, logical_or, logical_xor, lt,
-                              maximum, minimum, mul, multiply, ne, not_equal, pow, remainder, sub, subtract,
+                              fmax, fmin, maximum, minimum, mul, multiply, ne, not_equal, pow, remainder, sub, subtract,
                               true_divide, where)
 from .ops.unary import (abs, absolute, acos, arccos, arcsin, arctan, asin, atan, ceil, clamp, clip, cos, cosh, erf,  # noqa: A004
                         exp, exp2, expm1, fix, floor, frac, isfinite, isinf, isnan, log, log1p, log2, log10,
@@ -34,6 +34,9 @@ from .ops.creation import eye, linspace
 from .ops.random import (Generator, bernoulli, default_generator, get_rng_state, initial_seed, manual_seed,
                          multinomial, normal, rand, rand_like, randint, randint_like, randn, randn_like, randperm, seed,
                          set_rng_state)
-from . import nn, webgpu
+from .ops.linalg import addmm, baddbmm, bmm, dot, einsum, ger, matmul, mm, mv, outer
+from .ops.scan_sort import argsort, cumprod, cumsum, msort, sort, topk
+from .ops.unary import selu
+from . import linalg, nn, webgpu
 
 __all__ = [name for name in dir() if not name.startswith("_") or name == "__version__"]

@@ -52,7 +52,7 @@ def reset_peak_memory_stats() -> None:
 def memory_reserved() -> int:
     """Bytes held by live tensors plus buffers kept in the pool for reuse."""
     rt = _rt.runtime()
-    return rt.live_bytes + rt.pooled_bytes + rt.pending_free_bytes
+    return rt.live_bytes + rt.pooled_bytes
 
 
 def empty_cache() -> None:

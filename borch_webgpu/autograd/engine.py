@@ -142,11 +142,11 @@ def _accumulate(leaf, g, create_graph: bool, stored: set[int]) -> None:
     if not create_graph:
         g = g.detach()
     if leaf.grad is None:
-        # a gradient tensor that already went to another leaf is copied, so in-place changes of one
-        # .grad (zero_(), an optimizer's step) never reach the other
-        if id(g) in stored:
+        # a gradient whose memory already went to another leaf (or is a view of other memory) is
+        # copied, so in-place changes of one .grad (zero_(), an optimizer's step) never reach another
+        if id(g._storage) in stored or g._base is not None or not g.is_contiguous():
             g = g.clone()
-        stored.add(id(g))
+        stored.add(id(g._storage))
         leaf.grad = g
     else:
         leaf.grad = leaf.grad + g if create_graph else (leaf.grad + g).detach()

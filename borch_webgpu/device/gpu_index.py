@@ -15,19 +15,20 @@ def _source(mode: str, T: str, src: str) -> str:
     return kernels.fill(head + modes[mode], T=T, SRC=src)
 
 
-def _words(n, shape, dim, o_off, i_off, size, s_off, code, o_str, i_str, s_str, scalar_bits=0):
+def _words(n, shape, dim, o_off, i_off, size, s_off, code, o_str, i_str, s_str, scalar_bits=0, negative=False):
     if len(shape) > MAX_RANK:
         raise NotImplementedError(f"indexing tensors of more than {MAX_RANK} dims")
     w = [0] * 60
     w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8] = n, len(shape), dim, o_off, i_off, size, s_off, code, \
         scalar_bits
+    w[9] = 1 if negative else 0
     for base, vals in ((12, shape), (24, o_str), (36, i_str), (48, s_str)):
         for j, v in enumerate(vals):
             w[base + j] = int(v) & 0xFFFFFFFF
     return w
 
 
-def take(x, dim: int, idx, idx_strides, out_shape, exc: type, message: str) -> GPUStorage:
+def take(x, dim: int, idx, idx_strides, out_shape, exc: type, message: str, negative: bool = False) -> GPUStorage:
     """out[c] = x[c with c[dim] replaced by idx[c . idx_strides]] for c over out_shape."""
     rt = runtime()
     n = int(np.prod(out_shape)) if out_shape else 1
@@ -37,7 +38,8 @@ def take(x, dim: int, idx, idx_strides, out_shape, exc: type, message: str) -> G
     T = x.dtype.wgsl
     pipe = rt.pipeline(("take", T), lambda: _source("take", T, ""), "wrrw")
     code = rt.error_code(exc, message)
-    w = _words(n, out_shape, dim, x._offset, idx._offset, x._shape[dim], 0, code, x._stride, idx_strides, ())
+    w = _words(n, out_shape, dim, x._offset, idx._offset, x._shape[dim], 0, code, x._stride, idx_strides, (),
+               negative=negative)
     rt.dispatch(pipe, (out.bid, x._storage.bid, idx._storage.bid, rt.err_buffer), w, groups_for(n))
     return out
 

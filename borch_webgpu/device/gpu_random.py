@@ -19,6 +19,9 @@ def fill(mode: str, storage, offset: int, dtype, n: int, key: int, start: int, a
         head, modes = kernels.blocks("random.wgsl")
         return kernels.fill(head + modes[mode], T=T)
     pipe = rt.pipeline(("random", mode, T), source, "w")
-    words = [n, key & 0xFFFFFFFF, start & 0xFFFFFFFF, offset, f32_bits(a), f32_bits(b)]
+    if mode == "randint":  # low as i32 bits, range as u32
+        words = [n, key & 0xFFFFFFFF, start & 0xFFFFFFFF, offset, int(a) & 0xFFFFFFFF, int(b - a) & 0xFFFFFFFF]
+    else:
+        words = [n, key & 0xFFFFFFFF, start & 0xFFFFFFFF, offset, f32_bits(a), f32_bits(b)]
     rt.dispatch(pipe, (storage.bid,), words, groups_for(n))
     return storage

@@ -5,10 +5,12 @@ replayed: Python decides every id; js/gpu.js executes streams. Per dispatch noth
 JavaScript: the dispatch, its bind group (when new) and its uniform block are appended to the
 pending stream, which one ``flush`` call submits as a single compute pass.
 
-Buffers come from a size-bucketed pool. A buffer released while its uses are still pending
-returns to the pool only after the flush that submits them, so a pooled buffer never has
-unsubmitted readers when it is written again; buffers are destroyed only after the queue has
-finished the work that used them (js/gpu.js waits on onSubmittedWorkDone).
+Buffers come from a size-bucketed pool and return to it as soon as their tensor is dropped: a
+kernel may write a buffer that earlier dispatches of the same pass still read, because WebGPU
+orders dispatches within a pass. A host upload (queue.writeBuffer) is not ordered with recorded
+work, so writing into a buffer released since the last flush flushes first. Buffers are
+destroyed only after the queue has finished the work that used them (js/gpu.js waits on
+onSubmittedWorkDone).
 """
 from __future__ import annotations
 
@@ -51,8 +53,7 @@ class Runtime:
         self.uniform_host = np.zeros((UNIFORM_SLOTS, SLOT_WORDS), dtype=np.uint32)
         self.next_buffer = 0
         self.pool: dict[int, list[int]] = {}
-        self.pending_free: list[tuple[int, int]] = []
-        self.pending_free_bytes = 0
+        self.dirty: set[int] = set()  # released since the last flush: recorded work may still use them
         self.live_bytes = 0
         self.peak_bytes = 0
         self.pooled_bytes = 0
@@ -85,9 +86,6 @@ class Runtime:
             bid = free.pop()
             self.pooled_bytes -= size
         else:
-            if self.pending_free_bytes > (256 << 20):
-                self.flush()  # recycle what pending work has released before growing
-                return self.alloc(nbytes)
             bid = self.next_buffer
             self.next_buffer += 1
             self._call("createBuffer", bid, size)
@@ -97,8 +95,9 @@ class Runtime:
 
     def release(self, bid: int, size: int) -> None:
         self.live_bytes -= size
-        self.pending_free.append((bid, size))
-        self.pending_free_bytes += size
+        self.pool.setdefault(size, []).append(bid)
+        self.pooled_bytes += size
+        self.dirty.add(bid)
 
     def empty_cache(self) -> None:
         """Destroy every pooled buffer (PyTorch's torch.cuda.empty_cache)."""
@@ -111,6 +110,10 @@ class Runtime:
         self.pool.clear()
 
     def write(self, bid: int, byte_offset: int, data: np.ndarray) -> None:
+        """Upload host data; recorded work that uses this buffer is submitted first."""
+        if bid in self.dirty:
+            # an upload runs before anything not yet submitted: submit first, so it lands after
+            self.flush()
         raw = np.ascontiguousarray(data).view(np.uint8).reshape(-1)
         if raw.nbytes % 4:
             raw = np.concatenate([raw, np.zeros(4 - raw.nbytes % 4, np.uint8)])
@@ -175,6 +178,12 @@ class Runtime:
         lid = self.layout(mask)
         pid = len(self.pipelines)
         code = source_fn()
+        if any(part == "f16" or (isinstance(part, tuple) and "f16" in part) for part in key):
+            if "shader-f16" not in self.features:
+                raise TypeError("float16 on WebGPU needs the adapter feature 'shader-f16', which this adapter "
+                                f"({self.adapter.get('vendor')} / {self.adapter.get('architecture')}) does not "
+                                "have; use float32")
+            code = "enable f16;\n" + code
         promise = self._call("createPipeline", pid, code, lid)
         if _ffi.can_block():
             err = str(_ffi.wait(promise, "compiling a WGSL kernel"))
@@ -241,12 +250,7 @@ class Runtime:
             self._call("flush", np.asarray(self.cmds, dtype=np.int32), u[:max(n, 1)], n)
             self.cmds = []
             self.slots = []
-        if self.pending_free:
-            for bid, size in self.pending_free:
-                self.pool.setdefault(size, []).append(bid)
-                self.pooled_bytes += size
-            self.pending_free = []
-            self.pending_free_bytes = 0
+        self.dirty.clear()
 
     def stats(self) -> dict:
         out = json.loads(str(self._call("stats")))

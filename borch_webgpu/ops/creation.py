@@ -53,6 +53,8 @@ def _check_int32(op: str, arr: np.ndarray) -> None:
 def _from_host(op: str, arr: np.ndarray, dtype, device, requires_grad: bool = False) -> Tensor:
     dtype = _dtype.check_supported(dtype, op)
     dev = canonical(device)
+    if dtype.name == "float16" and dev.type == "webgpu":
+        _require_f16(op)
     if dtype.category == 1:
         if arr.dtype.kind == "f" and arr.size:
             with np.errstate(invalid="ignore"):
@@ -89,6 +91,8 @@ def _nested_to_numpy(op: str, data) -> np.ndarray:
             return [len(x)] + first
         if isinstance(x, (numbers.Number, np.generic)):
             return []
+        if isinstance(x, str):
+            raise ValueError(f"too many dimensions 'str'")
         raise TypeError(f"{op}: could not convert element of type {type(x).__name__} to a tensor element")
 
     shape_of(data, 0)
@@ -166,8 +170,18 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
     return _filled("full", shape, fill_value, dtype, device, requires_grad)
 
 
+def _require_f16(op: str) -> None:
+    from ..device.webgpu import runtime
+    rt = runtime()
+    if "shader-f16" not in rt.features:
+        raise TypeError(f"{op}: float16 on WebGPU needs the adapter feature 'shader-f16', which this adapter "
+                        f"({rt.adapter.get('vendor')} / {rt.adapter.get('architecture')}) does not have; use float32")
+
+
 def _filled(op: str, shape, value, dtype, device, requires_grad: bool) -> Tensor:
     dtype = _dtype.check_supported(dtype, op)
+    if dtype.name == "float16" and canonical(device).type == "webgpu":
+        _require_f16(op)
     if isinstance(value, Tensor):
         value = value.item()
     if dtype.category == 1:
@@ -181,7 +195,7 @@ def _filled(op: str, shape, value, dtype, device, requires_grad: bool) -> Tensor
     else:
         value = builtins.float(value)
     dev = canonical(device)
-    C = dtype if dtype.name != "bool" else _dtype.int32
+    C = dtype if dtype.name not in ("bool", "float16") else (_dtype.int32 if dtype.name == "bool" else _dtype.float32)
     storage = backend_for(dev).elementwise(FILL, [value], C, C, shape, dtype)
     t = Tensor._make(storage, shape, dtype, dev)
     if requires_grad:
@@ -254,6 +268,8 @@ def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad:
         raise RuntimeError(f"arange: upper bound and larger bound inconsistent with step sign "
                            f"(start={start}, end={end}, step={step})")
     is_float = any(isinstance(v, builtins.float) for v in vals)
+    if dtype is not None and dtype.name == "bool":
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
     if dtype is None:
         dtype = _dtype.float32 if is_float else _dtype.int64
     n = builtins.int(math.ceil((end - start) / step))
@@ -276,17 +292,20 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: 
     start = start.item() if isinstance(start, Tensor) else start
     end = end.item() if isinstance(end, Tensor) else end
     d = dtype or _dtype.float32
+    # PyTorch's kernel: the first half from start, the second from end, in the output's float type
+    # (double steps for integer outputs)
+    ft = np.float32 if d.is_floating_point else np.float64
+    s, e = ft(start), ft(end)
     if steps == 1:
-        arr = np.array([start], dtype=np.float64)
+        arr = np.array([s])
     else:
-        # PyTorch fills the first half from start and the second half from end
-        step = (end - start) / max(steps - 1, 1)
-        i = np.arange(steps, dtype=np.float64)
+        step = ft((e - s) / ft(steps - 1))
+        i = np.arange(steps).astype(ft)
         half = steps // 2
-        arr = np.where(i < half, start + step * i, end - step * (steps - 1 - i))
+        arr = np.where(np.arange(steps) < half, s + step * i, e - step * (ft(steps - 1) - i))
     if d.category == 1:
         arr = np.trunc(arr).astype(np.int64)
-    return _from_host("linspace", arr.astype(np.float32) if d.is_floating_point else arr, d, device, requires_grad)
+    return _from_host("linspace", arr if d.category == 1 else arr.astype(np.float32), d, device, requires_grad)
 
 
 def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -307,7 +326,9 @@ def to_copy(t: Tensor, dev, dt) -> Tensor:
             src_dev, src_dt = t.device, t.dtype
             autograd.record("ToCopyBackward0", [t], [out], lambda g: (g.to(src_dev).to(src_dt),))
         return out
-    C = t.dtype if t.dtype.name != "bool" else _dtype.int32
+    if dt.name == "float16" and dev.type == "webgpu":
+        _require_f16("to")
+    C = {"bool": _dtype.int32, "float16": _dtype.float32}.get(t.dtype.name, t.dtype)
     storage = backend_for(dev).elementwise(COPY, [t], C, C, t._shape, dt)
     out = Tensor._make(storage, t._shape, dt, dev)
     if dt.is_floating_point and t.dtype.is_floating_point:

@@ -14,7 +14,7 @@ from ..tensor import Tensor
 from ._registry import OpDef, register
 
 __all__ = ["add", "sub", "mul", "div", "subtract", "multiply", "divide", "true_divide", "floor_divide", "remainder",
-           "fmod", "pow", "atan2", "arctan2", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "greater",
+           "fmod", "pow", "atan2", "arctan2", "maximum", "minimum", "fmax", "fmin", "eq", "ne", "lt", "le", "gt", "ge", "greater",
            "less", "greater_equal", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor", "where",
            "lerp", "broadcast_shapes", "sum_to", "ew"]
 
@@ -146,6 +146,9 @@ def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None) -> Te
     """Run elementwise op ``op`` on tensors/scalars with broadcasting, promotion and autograd."""
     args, dev = operands(op.name, args)
     C, R, O = dtypes or dtypes_for(op, args)
+    if C.name == "float16":  # half precision is stored, not computed: kernels work in f32
+        C = _dtype.float32
+        R = _dtype.float32 if R.name == "float16" else R
     kargs = [_fix_scalar(x, C) for x in args]
     shape = _broadcast(op.name, [x._shape if isinstance(x, Tensor) else () for x in kargs])
     wgsl = (op.wgsl[0], block) if block else None
@@ -208,7 +211,7 @@ REMAINDER = _reg("remainder", "remainder_f", lambda a, b: _np_rem(a, b), tol=(1e
                  backward=lambda g, a, b, out: (_tg(g, a), _tg(-g * floor_divide(a, b), b) if isinstance(b, Tensor)
                                                 else None),
                  int_block="remainder_i")
-FMOD = _reg("fmod", "fmod_f", lambda a, b: np.fmod(a, b), tol=(1e-5, 1e-5),
+FMOD = _reg("fmod", "fmod_f", lambda a, b: _np_fmod(a, b), tol=(1e-5, 1e-5),
             backward=lambda g, a, b, out: (_tg(g, a), _tg(-g * (a / b).trunc(), b) if isinstance(b, Tensor) else None),
             int_block="fmod_i")
 
@@ -223,11 +226,25 @@ def _int_div(a, b, mode):
     return q
 
 
+def _overflow_nan(a, b, r):
+    """NaN where a / b overflows for finite a and b, as PyTorch's vectorized fmod/remainder."""
+    a, b = np.asarray(a), np.asarray(b)
+    with np.errstate(all="ignore"):
+        bad = np.isfinite(a) & np.isfinite(b) & (b != 0) & ~np.isfinite(a / b)
+    return np.where(bad, np.float32(np.nan), r)
+
+
 def _np_rem(a, b):
     if np.asarray(a).dtype.kind == "f" or np.asarray(b).dtype.kind == "f":
         m = np.fmod(a, b)
-        return np.where((m != 0) & ((np.asarray(b) < 0) != (m < 0)), m + b, m)
+        return _overflow_nan(a, b, np.where((m != 0) & ((np.asarray(b) < 0) != (m < 0)), m + b, m))
     return np.remainder(a, np.where(np.asarray(b) == 0, 1, b))
+
+
+def _np_fmod(a, b):
+    if np.asarray(a).dtype.kind == "f" or np.asarray(b).dtype.kind == "f":
+        return _overflow_nan(a, b, np.fmod(a, b))
+    return np.fmod(a, np.where(np.asarray(b) == 0, 1, b))
 
 
 def _check_int_zero(op: str, b, C) -> None:
@@ -238,7 +255,12 @@ def _check_int_zero(op: str, b, C) -> None:
         raise RuntimeError(f"{op}: ZeroDivisionError (integer division by zero)")
 
 
-def _alpha(other, alpha, op):
+def _alpha(other, alpha, op, input=None):
+    if isinstance(alpha, builtins.float):
+        ints = [x for x in (input, other) if isinstance(x, Tensor)]
+        if ints and all(not t.dtype.is_floating_point for t in ints) and not any(
+                isinstance(x, builtins.float) for x in (input, other)):
+            raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
     if alpha == 1:
         return other
     if isinstance(other, Tensor):
@@ -248,13 +270,13 @@ def _alpha(other, alpha, op):
 
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     """``input + alpha * other``, broadcasting; either side may be a Python scalar."""
-    return _out(ew(ADD, input, _alpha(other, alpha, "add")), out)
+    return _out(ew(ADD, input, _alpha(other, alpha, "add", input)), out)
 
 
 def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """``input - alpha * other``, broadcasting; either side may be a Python scalar."""
     _no_bool_sub(input, other)
-    return _out(ew(SUB, input, _alpha(other, alpha, "sub")), out)
+    return _out(ew(SUB, input, _alpha(other, alpha, "sub", input)), out)
 
 
 def _is_bool(x) -> bool:
@@ -354,35 +376,44 @@ RPOW_SCALAR = register(OpDef("_rpow_scalar", "unary", ("ops_unary.wgsl", "rpow_s
                              extra={"grad_name": "PowBackward1", "golden": "pow", "saves_out": True}))
 IPOW = register(OpDef("_ipow", "unary", ("ops_unary.wgsl", "ipow_scalar"), lambda a, p: np.power(a, p),
                       dtype_rule="same", tol=(0, 0), extra={"golden": "pow"}))
-POW_I = register(OpDef("_pow_i", "binary", ("ops_binary.wgsl", "pow_i"), lambda a, b: np.power(a, b), tol=(0, 0),
+def _np_ipow(a, b):
+    """Integer powers as the WGSL kernel computes them: wrapping int32, negative exponents give 0
+    except for bases 1 and -1 (PyTorch's result)."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64))
+    with np.errstate(all="ignore"):
+        pos = np.power(a, np.maximum(b, 0))
+    neg = np.where(a == 1, 1, np.where(a == -1, np.where(b % 2 == 0, 1, -1), 0))
+    return np.where(b < 0, neg, pos)
+
+
+POW_I = register(OpDef("_pow_i", "binary", ("ops_binary.wgsl", "pow_i"), _np_ipow, tol=(0, 0),
                        extra={"golden": "pow"}))
 
 
 def pow(input, exponent, *, out=None) -> Tensor:  # noqa: A001 - torch's name
     """``input ** exponent``; either may be a Python number."""
+    args, _ = operands("pow", (input, exponent))
+    res = promote(args)
+    if res.name == "bool":
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
     if not isinstance(input, Tensor):
-        if not isinstance(exponent, Tensor):
-            raise TypeError("pow(): expected a Tensor")
-        base = _py_scalar(input)
-        if exponent.dtype.is_floating_point or isinstance(base, builtins.float):
-            e = exponent if exponent.dtype.is_floating_point else exponent.float()
+        base = args[0]
+        if res.is_floating_point:
+            e = exponent if exponent.dtype is res else exponent.to(res)
             return _out(ew(RPOW_SCALAR, e, params=(builtins.float(base),)), out)
         return _out(ew(POW_I, base, exponent), out)
     if isinstance(exponent, Tensor):
-        args, _ = operands("pow", (input, exponent))
-        C, R, O = dtypes_for(POW, args)
-        if C.category != 2:
-            if builtins.bool((exponent < 0).any().item()):
-                raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if not res.is_floating_point:
             return _out(ew(POW_I, input, exponent), out)
         return _out(ew(POW, input, exponent), out)
-    e = _py_scalar(exponent)
-    if input.dtype.is_floating_point or isinstance(e, builtins.float):
-        x = input if input.dtype.is_floating_point else input.float()
+    e = args[1]
+    if res.is_floating_point:
+        x = input if input.dtype is res else input.to(res)
         return _out(ew(POW_SCALAR, x, params=(builtins.float(e),)), out)
     if e < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-    return _out(ew(IPOW, input, params=(builtins.int(e),)), out)
+    x = input if input.dtype is res else input.to(res)
+    return _out(ew(IPOW, x, params=(builtins.int(e),)), out)
 
 
 def _atan2_back(g, a, b, out):
@@ -395,6 +426,7 @@ ATAN2 = _reg("atan2", "atan2", np.arctan2, rule="float", backward=_atan2_back, t
 
 def atan2(input, other, *, out=None) -> Tensor:
     """The angle of (other, input), element-wise, in radians."""
+    _tensors_only("atan2", input, other)
     return _out(ew(ATAN2, input, other), out)
 
 
@@ -412,10 +444,37 @@ def _minmax_back(pick_a):
     return back
 
 
-MAXIMUM = _reg("maximum", "maximum", lambda a, b: np.maximum(a, b), rule="promote",
-               backward=_minmax_back(lambda a, b: a > b), tol=(0, 0))
-MINIMUM = _reg("minimum", "minimum", lambda a, b: np.minimum(a, b), rule="promote",
-               backward=_minmax_back(lambda a, b: a < b), tol=(0, 0))
+def _np_max(a, b, nan_wins=True):
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    r = np.where(a < b, b, a)
+    if a.dtype.kind == "f":
+        na, nb = np.isnan(a), np.isnan(b)
+        r = np.where(na, a if nan_wins else b, np.where(nb, b if nan_wins else a, r))
+    return r
+
+
+def _np_min(a, b, nan_wins=True):
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    r = np.where(b < a, b, a)
+    if a.dtype.kind == "f":
+        na, nb = np.isnan(a), np.isnan(b)
+        r = np.where(na, a if nan_wins else b, np.where(nb, b if nan_wins else a, r))
+    return r
+
+
+MAXIMUM = _reg("maximum", "maximum", _np_max, rule="promote", backward=_minmax_back(lambda a, b: a > b), tol=(0, 0))
+MINIMUM = _reg("minimum", "minimum", _np_min, rule="promote", backward=_minmax_back(lambda a, b: a < b), tol=(0, 0))
+def _fminmax_back(pick_a):
+    def back(g, a, b, out):
+        mask_a = pick_a(a, b)  # ties go to the first operand, as in PyTorch's fmax/fmin
+        return _tg(where(mask_a, g, 0.0), a), _tg(where(mask_a, 0.0, g), b)
+    return back
+
+
+FMAX = _reg("fmax", "fmax", lambda a, b: _np_max(a, b, False), rule="promote",
+            backward=_fminmax_back(lambda a, b: (a >= b) | b.isnan()), tol=(0, 0))
+FMIN = _reg("fmin", "fmin", lambda a, b: _np_min(a, b, False), rule="promote",
+            backward=_fminmax_back(lambda a, b: (a <= b) | b.isnan()), tol=(0, 0))
 
 
 def _tensors_only(op, a, b):
@@ -434,6 +493,18 @@ def minimum(input, other, *, out=None) -> Tensor:
     """Element-wise minimum (NaN propagates)."""
     _tensors_only("minimum", input, other)
     return _out(ew(MINIMUM, input, other), out)
+
+
+def fmax(input, other, *, out=None) -> Tensor:
+    """Element-wise maximum that ignores NaN (NaN only when both are NaN)."""
+    _tensors_only("fmax", input, other)
+    return _out(ew(FMAX, input, other), out)
+
+
+def fmin(input, other, *, out=None) -> Tensor:
+    """Element-wise minimum that ignores NaN (NaN only when both are NaN)."""
+    _tensors_only("fmin", input, other)
+    return _out(ew(FMIN, input, other), out)
 
 
 # ---- comparisons and logical ops ---------------------------------------------------------------------
@@ -464,6 +535,7 @@ def _logic(name):
     op = _LOGIC[name]
 
     def f(input, other, *, out=None) -> Tensor:
+        _tensors_only(name, input, other)
         return _out(ew(op, input, other), out)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"Element-wise ``{name}`` (nonzero is True); the result is a bool tensor."
@@ -509,7 +581,16 @@ LERP = register(OpDef("lerp", "ternary", ("ops_binary.wgsl", "lerp"),
 
 def lerp(input, end, weight, *, out=None) -> Tensor:
     """``input + weight * (end - input)``; weight a tensor or a number."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"lerp_kernel_scalar\" not implemented for '{_tname(input.dtype)}'")
+    for name, t in (("end", end), ("weight", weight)):
+        if isinstance(t, Tensor) and t.dtype is not input.dtype:
+            raise RuntimeError(f"expected dtype {input.dtype.name} for `{name}` but got dtype {t.dtype.name}")
     return _out(ew(LERP, input, end, weight), out)
+
+
+def _tname(d) -> str:
+    return {"int64": "Long", "int32": "Int", "bool": "Bool", "float32": "Float", "float16": "Half"}[d.name]
 
 
 # ---- Tensor methods, in-place variants and operators ------------------------------------------------
@@ -525,12 +606,12 @@ def _install():
     for name, fn in (("add", add), ("sub", sub), ("mul", mul), ("div", div), ("subtract", sub), ("multiply", mul),
                      ("divide", div), ("true_divide", div), ("floor_divide", floor_divide), ("remainder", remainder),
                      ("fmod", fmod), ("pow", pow), ("atan2", atan2), ("arctan2", atan2), ("maximum", maximum),
-                     ("minimum", minimum), ("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge),
+                     ("minimum", minimum), ("fmax", fmax), ("fmin", fmin), ("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge),
                      ("greater", gt), ("less", lt), ("greater_equal", ge), ("less_equal", le), ("not_equal", ne),
                      ("logical_and", logical_and), ("logical_or", logical_or), ("logical_xor", logical_xor),
                      ("lerp", lerp)):
         setattr(Tensor, name, method(fn))
-        if name not in ("maximum", "minimum", "greater", "less", "greater_equal", "less_equal", "not_equal"):
+        if name not in ("maximum", "minimum", "fmax", "fmin"):
             setattr(Tensor, name + "_", ip(name + "_", fn))
     Tensor.where = lambda self, condition, other: where(condition, self, other)
 

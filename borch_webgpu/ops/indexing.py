@@ -21,9 +21,12 @@ from ._registry import OpDef, register
 __all__ = ["gather", "scatter", "scatter_add", "index_select", "index_add", "index_put", "masked_fill",
            "masked_select", "nonzero", "take", "tril", "triu", "argwhere"]
 
-for _n in ("getitem", "setitem", "gather", "scatter", "scatter_add", "index_select", "index_add", "masked_fill",
-           "masked_select", "nonzero", "tril", "triu"):
+for _n in ("getitem", "setitem", "gather", "scatter", "index_select", "masked_fill", "masked_select", "nonzero",
+           "tril", "triu"):
     register(OpDef(_n, "index", ("index.wgsl", "take"), None, tol=(0, 0), doc="indexing"))
+# accumulating ops add in whatever order the GPU's atomics run: float sums differ in the last bits
+for _n in ("scatter_add", "index_add"):
+    register(OpDef(_n, "index", ("index.wgsl", "put"), None, tol=(1e-5, 1e-5), doc="indexing with accumulation"))
 REGISTRY_PUT = ("index.wgsl", "put")
 
 
@@ -34,26 +37,28 @@ def _int_index(op: str, idx: Tensor) -> Tensor:
     return idx
 
 
-def _np_check(op: str, idx: np.ndarray, size: int, exc: type, msg: str) -> None:
+def _np_check(op: str, idx: np.ndarray, size: int, exc: type, msg: str, negative: bool = True) -> None:
     if idx.size:
-        bad = idx[(idx < -size) | (idx >= size)]
+        bad = idx[((idx < -size) if negative else (idx < 0)) | (idx >= size)]
         if bad.size:
             raise exc(msg.format(index=int(bad.reshape(-1)[0]), size=size))
 
 
-def _take(x: Tensor, dim: int, idx: Tensor, idx_strides, out_shape, exc: type, msg: str) -> Tensor:
-    """out[c] = x[c with c[dim] := idx at c] (no autograd). idx_strides: idx's stride per out dim."""
+def _take(x: Tensor, dim: int, idx: Tensor, idx_strides, out_shape, exc: type, msg: str,
+          negative: bool = False) -> Tensor:
+    """out[c] = x[c with c[dim] := idx at c] (no autograd). idx_strides: idx's stride per out dim;
+    negative: whether negative indices count from the end (else they are errors, as in gather)."""
     out_shape = tuple(out_shape)
     if x.device.type == "webgpu":
         from ..device import gpu_index
-        storage = gpu_index.take(x, dim, idx, idx_strides, out_shape, exc, msg)
+        storage = gpu_index.take(x, dim, idx, idx_strides, out_shape, exc, msg, negative)
         return Tensor._make(storage, out_shape, x.dtype, x.device)
     b = x._backend()
     xv = b.view(x)
     iv = np.lib.stride_tricks.as_strided(idx._storage.array[idx._offset:], shape=out_shape,
                                          strides=tuple(s * 4 for s in idx_strides)).astype(np.int64)
     size = x._shape[dim]
-    _np_check("take", iv, size, exc, msg)
+    _np_check("take", iv, size, exc, msg, negative)
     iv = np.where(iv < 0, iv + size, iv)
     # gather along dim: other dims of out index x directly
     grids = np.meshgrid(*[np.arange(s) for s in out_shape], indexing="ij") if out_shape else []
@@ -82,7 +87,7 @@ def _put(out: Tensor, dim: int, idx: Tensor, idx_strides, src, src_shape, accumu
     iv = np.lib.stride_tricks.as_strided(idx._storage.array[idx._offset:], shape=src_shape,
                                          strides=tuple(s * 4 for s in idx_strides)).astype(np.int64)
     size = out._shape[dim]
-    _np_check("put", iv, size, exc, msg)
+    _np_check("put", iv, size, exc, msg, False)
     iv = np.where(iv < 0, iv + size, iv)
     if isinstance(src, Tensor):
         sv = np.lib.stride_tricks.as_strided(b.view(src), shape=src_shape,
@@ -211,6 +216,8 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
 
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     """The slices of ``input`` along ``dim`` at the positions in the 1-D ``index``."""
+    if index.dtype.category != 1:
+        raise RuntimeError(f"index_select(): Expected dtype int32/int64 for index but got: {index.dtype}")
     x, idx = input, _int_index("index_select", index)
     if idx.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
@@ -233,6 +240,9 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1
     x, idx = input, _int_index("index_add", index)
     if idx.dim() > 1:
         raise IndexError("index_add_(): Index is supposed to be a vector")
+    if source.dtype is not x.dtype:
+        raise RuntimeError(f"index_add_(): self ({x.dtype}) and source ({source.dtype}) must have the same scalar "
+                           "type")
     d = _wrap_dim(dim, builtins.max(x.dim(), 1), "index_add") if x.dim() else 0
     if source.dim() != x.dim() and not (source.dim() <= 1 and x.dim() <= 1):
         raise IndexError(f"index_add_(): Source/destination tensor must have same slice shapes.")
@@ -245,8 +255,8 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1
         tgt = out if out.dim() else out.reshape(1)
         s2 = src.detach() if src.dim() else src.detach().reshape(1)
         i2 = idx.reshape(-1)
-        _put(tgt, d, i2, _strides_for(s2._shape, d, i2), s2, s2._shape, True, IndexError,
-             "index out of range in self")
+        _put(tgt, d, i2, _strides_for(s2._shape, d, i2), s2, s2._shape, True, RuntimeError,
+             "index_add_(): index {index} is out of bounds for dimension with size {size}")
     autograd.record("IndexAddBackward0", [input, None, source], [out],
                     lambda g: (g, None, g.index_select(d, index) * alpha if alpha != 1 else g.index_select(d, index)))
     return out
@@ -270,11 +280,6 @@ def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
         if value.dim() != 0:
             raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value.dim()} dimension(s).")
-    from .elementwise import _broadcast
-    shape = _broadcast("masked_fill", [input._shape, mask._shape])
-    if shape != tuple(input._shape):
-        raise RuntimeError(f"masked_fill: the shape of the mask {list(mask._shape)} cannot be broadcast to the input "
-                           f"shape {list(input._shape)}")
     if not isinstance(value, Tensor):
         value = builtins.float(value) if input.dtype.is_floating_point else (
             builtins.bool(value) if input.dtype.name == "bool" else builtins.int(value))
@@ -287,8 +292,12 @@ def nonzero(input: Tensor, *, as_tuple: bool = False):
 
     The number of results depends on the data, so on WebGPU this waits for the GPU (as on CUDA)."""
     from .creation import tensor
-    host = input._host("nonzero()")
+    host = input.detach()._host("nonzero()")
     idx = np.argwhere(host != 0) if host.ndim else np.zeros((1 if host != 0 else 0, 0), np.int64)
+    if host.ndim == 0:
+        from .creation import zeros
+        return (zeros(idx.shape[0], dtype=_dtype.int64, device=input.device),) if as_tuple else \
+            zeros((idx.shape[0], 0), dtype=_dtype.int64, device=input.device)
     if as_tuple:
         if host.ndim == 0:
             return (tensor(np.zeros(idx.shape[0], np.int64), device=input.device),)
@@ -380,14 +389,15 @@ def _expand_key(x: Tensor, key):
             t = k if isinstance(k, Tensor) else None
             is_bool = (t is not None and t.dtype.name == "bool") or (t is None and np.asarray(k).dtype == np.bool_)
             consumed += (t.dim() if t is not None else np.asarray(k).ndim) if is_bool else 1
-    if sum(1 for kind, _ in items if kind == "ellipsis") > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
     if consumed > x.dim():
         raise IndexError(f"too many indices for tensor of dimension {x.dim()}")
-    out = []
+    out, expanded = [], False
     for kind, k in items:
         if kind == "ellipsis":
-            out += [("slice", slice(None))] * (x.dim() - consumed)
+            # PyTorch expands the first ellipsis; later ones stand for no dims
+            if not expanded:
+                out += [("slice", slice(None))] * (x.dim() - consumed)
+                expanded = True
         else:
             out.append((kind, k))
     return out
@@ -456,7 +466,11 @@ def _offsets(v: Tensor, adv, strides, base_offset: int):
     from .creation import arange
     from .elementwise import broadcast_shapes, where
     idx_shapes = [t._shape for _, t in adv]
-    bshape = broadcast_shapes(*idx_shapes)
+    try:
+        bshape = broadcast_shapes(*idx_shapes)
+    except RuntimeError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes " +
+                         ", ".join(str(list(s)) for s in idx_shapes)) from None
     dims = [d for d, _ in adv]
     consecutive = dims == list(range(dims[0], dims[0] + len(dims)))
     rest = [d for d in range(v.dim()) if d not in dims]
@@ -501,7 +515,7 @@ def _check_adv_gpu(v: Tensor, adv) -> None:
             if size == 0:
                 probe = probe.narrow(0, 0, 0)
             _take(probe, 0, t.reshape(-1), (t.reshape(-1)._stride[0],), (t.numel(),), IndexError,
-                  "index {index} is out of bounds for dimension " + str(d) + " with size {size}")
+                  "index {index} is out of bounds for dimension " + str(d) + " with size {size}", negative=True)
 
 
 def _check_adv(v: Tensor, adv) -> None:
@@ -571,26 +585,23 @@ def setitem(x: Tensor, key, value) -> None:
     from .memory import assign, inplace
     from .views import expand
     items = _expand_key(x, key)
-    with autograd.no_grad():
-        v, adv = _basic(x, items)
+    v, adv = _basic(x, items)
     if v is x:
-        from .views import make_view
-        v = make_view(x, x._shape, x._stride, x._offset)
+        from .views import _alias
+        v = _alias(x)
     if not adv:
         if isinstance(value, Tensor):
+            value = _check_value_shape(value, v._shape)
             if autograd.graph.needs_grad(x, value):
-                from .memory import check_expandable
-                check_expandable("setitem", value._shape, v._shape)
                 inplace("__setitem__", lambda old, val: expand(val.to(v.dtype), v._shape), v, value)
                 return
-            _check_value_shape(value._shape, v._shape)
         assign(v, value)
         return
     _check_adv(v, adv)
     offs, out_shape = _offsets(v, adv, v._stride, v._offset)
     offs = offs.contiguous().int().reshape(-1)
     if isinstance(value, Tensor):
-        _check_value_shape(value._shape, out_shape)
+        value = _check_value_shape(value, out_shape)
         vals = expand(value.to(x.dtype), out_shape).contiguous().reshape(-1)
     else:
         from .creation import full
@@ -605,16 +616,15 @@ def setitem(x: Tensor, key, value) -> None:
          "index {index} is out of bounds for storage of size {size}")
 
 
-def _check_value_shape(vshape, tshape) -> None:
-    ok = len(vshape) <= len(tshape) and all(a == b or a == 1 for a, b in zip(vshape[::-1], tshape[::-1]))
-    if not ok:
-        # leading size-1 dims of the value may be dropped, as in PyTorch
-        stripped = list(vshape)
-        while stripped and stripped[0] == 1 and len(stripped) > len(tshape):
-            stripped.pop(0)
-        if not (len(stripped) <= len(tshape) and all(a == b or a == 1 for a, b in zip(stripped[::-1], tshape[::-1]))):
-            raise RuntimeError(f"shape mismatch: value tensor of shape {list(vshape)} cannot be broadcast to indexing "
-                               f"result of shape {list(tshape)}")
+def _check_value_shape(value: Tensor, tshape) -> Tensor:
+    """value, with leading size-1 dims dropped as PyTorch allows, checked to broadcast to tshape."""
+    vshape = list(value._shape)
+    while vshape and vshape[0] == 1 and len(vshape) > len(tshape):
+        vshape.pop(0)
+    if not (len(vshape) <= len(tshape) and all(a == b or a == 1 for a, b in zip(vshape[::-1], tshape[::-1]))):
+        raise RuntimeError(f"shape mismatch: value tensor of shape {list(value._shape)} cannot be broadcast to "
+                           f"indexing result of shape {list(tshape)}")
+    return value.reshape(vshape) if len(vshape) != value.dim() else value
 
 
 def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:

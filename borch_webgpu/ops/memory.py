@@ -17,7 +17,7 @@ CONTIGUOUS = register(OpDef("contiguous", "unary", ("ops_unary.wgsl", "copy"), l
 
 
 def _copy_kernel(src: Tensor, shape, dtype, out: Tensor | None = None):
-    C = src.dtype if src.dtype.name != "bool" else _dtype.int32
+    C = {"bool": _dtype.int32, "float16": _dtype.float32}.get(src.dtype.name, src.dtype)
     return backend_for(src.device).elementwise(REGISTRY["_to_copy"], [src], C, C, shape, dtype, out=out)
 
 
@@ -203,6 +203,30 @@ def copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:
     return inplace("copy_", fn, self, src)
 
 
+def fill_(self: Tensor, value) -> Tensor:
+    """Set every element to ``value`` (a number or a 0-d tensor)."""
+    if isinstance(value, Tensor):
+        if value.dim() != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.dim()} "
+                               "dimensions.")
+        if needs_grad(self, value):
+            from .views import expand
+            return inplace("fill_", lambda _old, v: expand(v.to(self.dtype), self._shape), self, value)
+        value = value.item()
+    if needs_grad(self):
+        from .creation import full
+        return inplace("fill_", lambda old: full(old._shape, value, dtype=old.dtype, device=old.device), self)
+    assign(self, value)
+    return self
+
+
+def zero_(self: Tensor) -> Tensor:
+    """Set every element to zero."""
+    return fill_(self, 0)
+
+
+Tensor.fill_ = fill_
+Tensor.zero_ = zero_
 Tensor.clone = clone
 Tensor.contiguous = contiguous
 Tensor.copy_ = copy_

@@ -122,7 +122,7 @@ def _host(mode: str, key: int, start: int, n: int, a: float, b: float) -> np.nda
     if mode == "uniform":
         return np.float32(a) + (np.float32(b) - np.float32(a)) * _unit(key, i)
     if mode == "randint":
-        return np.floor(np.float32(a) + (np.float32(b) - np.float32(a)) * _unit(key, i))
+        return (np.int64(a) + (_draw(key, i) % np.uint32(int(b - a))).astype(np.int64))
     c1 = (np.uint64(start) + 2 * np.arange(n, dtype=np.uint64)) & np.uint64(0xFFFFFFFF)
     u1 = ((_draw(key, c1) >> np.uint32(8)) + np.uint32(1)).astype(np.float32) * np.float32(5.9604644775390625e-08)
     u2 = _unit(key, (c1 + np.uint64(1)) & np.uint64(0xFFFFFFFF))
@@ -157,19 +157,31 @@ def _float_dtype(op: str, dtype):
     d = dtype or _dtype.float32
     _dtype.check_supported(d, op)
     if not d.is_floating_point:
-        raise RuntimeError(f"\"{op}\" not implemented for '{'Long' if d.name == 'int64' else d.name.capitalize()}'")
+        names = {"int64": "Long", "int32": "Int", "bool": "Bool"}
+        raise NotImplementedError(f"\"{'normal' if op == 'randn' else 'check_uniform_bounds'}\" not implemented for "
+                                  f"'{names[d.name]}'")
     return d
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def _size(op: str, size, kw):
+    if kw is not None:
+        if size:
+            raise TypeError(f"{op}() got multiple values for argument 'size'")
+        size = (kw,)
+    return _shape_arg(op, size)
+
+
+def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None, **kw) -> Tensor:
     """Uniform random numbers in [0, 1)."""
-    t = _fill("uniform", _shape_arg("rand", size), _float_dtype("rand", dtype), device, 0.0, 1.0, generator)
+    shape = _size("rand", size, kw.pop("size", None))
+    t = _fill("uniform", shape, _float_dtype("rand", dtype), device, 0.0, 1.0, generator)
     return t.requires_grad_(requires_grad) if requires_grad else t
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None, **kw) -> Tensor:
     """Standard normal random numbers."""
-    t = _fill("normal", _shape_arg("randn", size), _float_dtype("randn", dtype), device, 0.0, 1.0, generator)
+    shape = _size("randn", size, kw.pop("size", None))
+    t = _fill("normal", shape, _float_dtype("randn", dtype), device, 0.0, 1.0, generator)
     return t.requires_grad_(requires_grad) if requires_grad else t
 
 
@@ -187,16 +199,20 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     low, high = builtins.int(low), builtins.int(high)
     if high <= low:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    if high - low > 2 ** 24:
-        raise RuntimeError(f"randint: a range of {high - low} values is larger than this generator's 2^24")
+    if not (-(2 ** 31) <= low and high <= 2 ** 31):
+        raise OverflowError(f"randint: [{low}, {high}) is outside int32 (int64 is held as int32 on WebGPU)")
     d = dtype or _dtype.int64
     return _fill("randint", shape, d, device, builtins.float(low), builtins.float(high), generator)
 
 
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A random permutation of 0..n-1."""
+    if not isinstance(n, numbers.Integral) or isinstance(n, builtins.bool):
+        raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}")
     if n < 0:
         raise RuntimeError(f"randperm: n must be non-negative, got {n}")
+    if dtype is not None and dtype.name == "bool":
+        raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
     gen = generator or default_generator
     key, start = gen._take(n)
     keys = _draw(key, (np.arange(n, dtype=np.uint64) + np.uint64(start)) & np.uint64(0xFFFFFFFF))

@@ -45,6 +45,8 @@ def _out_shape(shape, dims, keepdim):
 
 def _kernel(op: OpDef, x: Tensor, dims, keepdim: bool, C, R, params=(), block=None) -> Tensor:
     shape = _out_shape(x._shape, dims, keepdim)
+    if C.name == "float16":  # half precision is stored, not computed
+        C = _dtype.float32
     wgsl = (op.wgsl[0], block) if block else None
     storage = x._backend().reduce(op, x, dims, shape, C, R, params=params, wgsl=wgsl)
     return Tensor._make(storage, shape, R, x.device)
@@ -55,8 +57,15 @@ def _red(name, ref, tol=(1e-5, 1e-5), state_words=1, **extra):
                           extra=extra))
 
 
-SUM = _red("sum", lambda a, dims: np.sum(a, axis=dims))
-MEAN = _red("mean", lambda a, dims: np.mean(a, axis=dims) if a.size or dims else np.float32(np.nan), tol=(1e-5, 1e-6))
+def _acc(a):
+    """The numpy accumulator for a reduction on the cpu device: float64 for floats (numpy's float32
+    sums along a strided axis add sequentially, which loses more than PyTorch's)."""
+    return np.float64 if a.dtype.kind == "f" else None
+
+
+SUM = _red("sum", lambda a, dims: np.sum(a, axis=dims, dtype=_acc(a)))
+MEAN = _red("mean", lambda a, dims: np.mean(a, axis=dims, dtype=_acc(a)) if a.size or dims else np.float32(np.nan),
+            tol=(1e-5, 1e-6))
 PROD = _red("prod", lambda a, dims: np.prod(a, axis=dims), tol=(1e-5, 1e-6))
 AMAX = _red("amax", lambda a, dims: np.max(a, axis=dims), tol=(0, 0))
 AMIN = _red("amin", lambda a, dims: np.min(a, axis=dims), tol=(0, 0))
@@ -64,8 +73,9 @@ ARGMAX = _red("argmax", lambda a, dims: _np_argext(a, dims, np.nanargmax, True),
 ARGMIN = _red("argmin", lambda a, dims: _np_argext(a, dims, np.nanargmin, False), tol=(0, 0), state_words=2)
 ALL = _red("all", lambda a, dims: np.all(a != 0, axis=dims), tol=(0, 0))
 ANY = _red("any", lambda a, dims: np.any(a != 0, axis=dims), tol=(0, 0))
-VAR = _red("var", lambda a, dims, c: _np_var(a, dims, c), tol=(2e-5, 1e-6), state_words=3)
-STD = _red("std", lambda a, dims, c: np.sqrt(_np_var(a, dims, c)), tol=(2e-5, 1e-6), state_words=3)
+VAR = _red("var", lambda a, dims, c: _np_var(a, dims, c).astype(np.float32), tol=(2e-5, 1e-6), state_words=3)
+STD = _red("std", lambda a, dims, c: np.sqrt(_np_var(a, dims, c)).astype(np.float32), tol=(2e-5, 1e-6),
+           state_words=3)
 LOGSUMEXP = _red("logsumexp", lambda a, dims: _np_lse(a, dims), tol=(2e-6, 2e-6), state_words=2)
 _NORM_REFS = {
     "norm2": lambda a, dims: np.sqrt(np.sum(a * a, axis=dims)),
@@ -104,7 +114,7 @@ def _np_var(a, dims, c):
     ss = np.sum((a - m) ** 2, axis=dims, dtype=np.float64)
     dof = n - c
     with np.errstate(all="ignore"):
-        return (ss / dof if dof > 0 else np.where(ss > 0, np.inf, np.nan)).astype(np.float32)
+        return ss / dof if dof > 0 else np.where(ss > 0, np.inf, np.nan)
 
 
 def _np_lse(a, dims):
@@ -175,6 +185,8 @@ def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
         x = x.to(out_t)
     if dim is not None and not isinstance(dim, builtins.int):
         raise TypeError("prod(): argument 'dim' must be int, not tuple")
+    if dim is None and keepdim:
+        raise TypeError("prod() received an invalid combination of arguments: keepdim=True needs dim")
     dims = reduce_dims("prod", x.dim(), dim)
     C = out_t if out_t.name != "bool" else _dtype.int32
     out = _kernel(PROD, x, dims, keepdim, C, out_t)
@@ -205,19 +217,21 @@ def _even_split_back(x: Tensor, out: Tensor, dims, keepdim: bool):
     return back
 
 
-def _check_nonempty(op: str, x: Tensor, dims) -> None:
-    if x.numel() == 0 and (not dims or _any(x._shape[d] == 0 for d in dims)):
-        if dims:
+def _check_nonempty(op: str, x: Tensor, dims, full: bool = False) -> None:
+    """full: reducing all dims of an empty tensor (PyTorch raises RuntimeError; argmax IndexError)."""
+    if x.numel() == 0 and (full or not dims or _any(x._shape[d] == 0 for d in dims)):
+        if not full and dims:
             raise IndexError(f"{op}(): Expected reduction dim {dims[0]} to have non-zero size.")
-        raise RuntimeError(f"{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
-                           f"reduction dim with the 'dim' argument.")
+        exc = IndexError if op in ("argmax", "argmin") else RuntimeError
+        raise exc(f"{op}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                  f"reduction dim with the 'dim' argument.")
 
 
 def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """Largest value over ``dim`` (all dims for ``()``); gradient split evenly between ties."""
     x = _require("amax", input)
     dims = reduce_dims("amax", x.dim(), dim if dim != () else None)
-    _check_nonempty("amax", x, dims)
+    _check_nonempty("amax", x, dims, full=dim in ((), None))
     C = x.dtype if x.dtype.name != "bool" else _dtype.int32
     out = _kernel(AMAX, x, dims, keepdim, C, x.dtype)
     autograd.record("AmaxBackward0", [x], [out], _even_split_back(x, out, dims, keepdim), [x, out])
@@ -228,7 +242,7 @@ def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """Smallest value over ``dim`` (all dims for ``()``); gradient split evenly between ties."""
     x = _require("amin", input)
     dims = reduce_dims("amin", x.dim(), dim if dim != () else None)
-    _check_nonempty("amin", x, dims)
+    _check_nonempty("amin", x, dims, full=dim in ((), None))
     C = x.dtype if x.dtype.name != "bool" else _dtype.int32
     out = _kernel(AMIN, x, dims, keepdim, C, x.dtype)
     autograd.record("AminBackward0", [x], [out], _even_split_back(x, out, dims, keepdim), [x, out])
@@ -236,8 +250,10 @@ def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
 
 
 def _arg(op: OpDef, x: Tensor, dim, keepdim: bool) -> Tensor:
+    if x.dtype.name == "bool":
+        raise RuntimeError(f"\"{op.name}_cpu\" not implemented for 'Bool'")
     if dim is None:
-        _check_nonempty(op.name, x, ())
+        _check_nonempty(op.name, x, (), full=True)
         flat = x.reshape(-1)
         out = _kernel(op, flat, (0,), False, x.dtype if x.dtype.name != "bool" else _dtype.int32, _dtype.int64)
         return out.reshape([1] * x.dim()) if keepdim else out
@@ -273,53 +289,38 @@ def _index_back(x: Tensor, idx: Tensor, d: int, keepdim: bool):
     return back
 
 
-def _minmax(name: str, x: Tensor, dim, keepdim, other, arg, ret):
-    x = _require(name, x)
-    if other is not None:
+def _minmax(name: str, input, dim, keepdim: bool):
+    """max/min: of all elements, ``(values, indices)`` along ``dim``, or elementwise with a tensor."""
+    x = _require(name, input)
+    red, arg, ret = (AMAX, ARGMAX, _MaxRet) if name == "max" else (AMIN, ARGMIN, _MinRet)
+    if isinstance(dim, Tensor):
         from .elementwise import maximum, minimum
-        return (maximum if name == "max" else minimum)(x, other)
-    d = _wrap_dim(dim, _max(x.dim(), 1), name) if x.dim() else 0
-    if x.dim() == 0:
-        return ret(x.clone(), argmax(x, dim, keepdim) if name == "max" else argmin(x, dim, keepdim))
-    _check_nonempty(name, x, (d,))
+        return (maximum if name == "max" else minimum)(x, dim)
     C = x.dtype if x.dtype.name != "bool" else _dtype.int32
-    values = _kernel(AMAX if name == "max" else AMIN, x, (d,), keepdim, C, x.dtype)
+    if dim is None:
+        _check_nonempty(name, x, ())
+        dims = reduce_dims(name, x.dim(), None)
+        out = _kernel(red, x, dims, False, C, x.dtype)
+        autograd.record(f"{name.capitalize()}Backward1", [x], [out], _even_split_back(x, out, dims, False), [x, out])
+        return out
+    if x.dim() == 0:
+        return ret(x.clone(), _arg(arg, x, dim, keepdim))
+    d = _wrap_dim(dim, x.dim(), name)
+    _check_nonempty(name, x, (d,))
+    values = _kernel(red, x, (d,), keepdim, C, x.dtype)
     indices = _kernel(arg, x, (d,), keepdim, C, _dtype.int64)
-    autograd.record("MaxBackward0" if name == "max" else "MinBackward0", [x], [values],
-                    _index_back(x, indices, d, keepdim), [x])
+    autograd.record(f"{name.capitalize()}Backward0", [x], [values], _index_back(x, indices, d, keepdim), [x])
     return ret(values, indices)
 
 
 def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001 - torch's name
     """``max(x)``: the largest value; ``max(x, dim)``: ``(values, indices)``; ``max(x, other)``: maximum."""
-    other = None
-    if isinstance(dim, Tensor):
-        other, dim = dim, None
-    if dim is None and other is None:
-        x = _require("max", input)
-        _check_nonempty("max", x, ())
-        C = x.dtype if x.dtype.name != "bool" else _dtype.int32
-        out_v = _kernel(AMAX, x, reduce_dims("max", x.dim(), None), False, C, x.dtype)
-        autograd.record("MaxBackward1", [x], [out_v], _even_split_back(x, out_v, reduce_dims("max", x.dim(), None),
-                                                                       False), [x, out_v])
-        return out_v
-    return _minmax("max", input, dim, keepdim, other, ARGMAX, _MaxRet)
+    return _minmax("max", input, dim, keepdim)
 
 
 def min(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001 - torch's name
     """``min(x)``: the smallest value; ``min(x, dim)``: ``(values, indices)``; ``min(x, other)``: minimum."""
-    other = None
-    if isinstance(dim, Tensor):
-        other, dim = dim, None
-    if dim is None and other is None:
-        x = _require("min", input)
-        _check_nonempty("min", x, ())
-        C = x.dtype if x.dtype.name != "bool" else _dtype.int32
-        out_v = _kernel(AMIN, x, reduce_dims("min", x.dim(), None), False, C, x.dtype)
-        autograd.record("MinBackward1", [x], [out_v], _even_split_back(x, out_v, reduce_dims("min", x.dim(), None),
-                                                                       False), [x, out_v])
-        return out_v
-    return _minmax("min", input, dim, keepdim, other, ARGMIN, _MinRet)
+    return _minmax("min", input, dim, keepdim)
 
 
 def _correction(op: str, unbiased, correction) -> float:
@@ -346,7 +347,7 @@ def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
     d = _float_only("var", x)
     c = _correction("var", unbiased, correction)
     dims = reduce_dims("var", x.dim(), dim)
-    out = _kernel(VAR, x, dims, keepdim, d, d, params=(c,))
+    out = _scaled_moment(VAR, x, dims, keepdim, d, c, 2)
     n = math.prod(x._shape[i] for i in dims) if dims else 1
 
     def back(g):
@@ -363,15 +364,36 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
     d = _float_only("std", x)
     c = _correction("std", unbiased, correction)
     dims = reduce_dims("std", x.dim(), dim)
-    out = _kernel(STD, x, dims, keepdim, d, d, params=(c,))
+    out = _scaled_moment(STD, x, dims, keepdim, d, c, 1)
     n = math.prod(x._shape[i] for i in dims) if dims else 1
 
     def back(g):
         m = mean(x, dim=list(dims), keepdim=True) if dims else mean(x)
+        from .elementwise import where
         so = _expand_back(out, x._shape, dims, keepdim)
-        return (_expand_back(g, x._shape, dims, keepdim) * (x - m) / (so * _max(n - c, 0)),)
+        # where the std is 0 PyTorch's gradient is 0 (not 0/0)
+        return (where(so == 0, 0.0, _expand_back(g, x._shape, dims, keepdim) * (x - m) / (so * _max(n - c, 0))),)
     autograd.record("StdBackward0", [x], [out], back, [x, out])
     return out
+
+
+def _scaled_moment(op: OpDef, x: Tensor, dims, keepdim: bool, d, c: float, power: int) -> Tensor:
+    """var/std of rows whose values pass 2^60 are computed on x scaled by a power of two (exact),
+    then scaled back: float32 has no room for the squares of values above ~1e19, which PyTorch's
+    CPU kernels (double accumulators) handle."""
+    from .elementwise import ew, where
+    from .unary import UNARY
+    with autograd.no_grad():
+        if x.numel() == 0 or not dims:
+            return _kernel(op, x, dims, keepdim, d, d, params=(c,))
+        s = amax(x.abs(), list(dims), keepdim=True)
+        s = where((s < 2.0 ** 60) | s.isinf() | s.isnan(), 1.0, ew(UNARY["_pow2_floor"], s))
+        y = x / s
+        # centre first: Welford's float32 steps lose the digits of a large common offset
+        y = y - mean(y, list(dims), keepdim=True)
+        r = _kernel(op, y, dims, keepdim, d, d, params=(c,))
+        s = s if keepdim else s.reshape(r._shape)
+        return r * (s * s if power == 2 else s)
 
 
 def var_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
@@ -456,7 +478,11 @@ def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001
 
 def _softmax_dim(op: str, x: Tensor, dim) -> int:
     if dim is None:
-        raise TypeError(f"{op}() missing required argument 'dim'")
+        # PyTorch's deprecated implicit choice (it warns): 0 for 0-, 1- and 3-D inputs, else 1
+        import warnings
+        warnings.warn(f"Implicit dimension choice for {op} has been deprecated. Change the call to include dim=X "
+                      "as an argument.", UserWarning, stacklevel=3)
+        dim = 0 if x.dim() in (0, 1, 3) else 1
     return _wrap_dim(dim, _max(x.dim(), 1), op) if x.dim() else 0
 
 
@@ -466,16 +492,17 @@ def softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor
     if dtype is not None:
         x = x.to(dtype)
     elif not x.dtype.is_floating_point:
-        raise RuntimeError(f"softmax: \"softmax_lastdim_kernel_impl\" not implemented for "
-                           f"'{'Long' if x.dtype.name == 'int64' else x.dtype.name.capitalize()}'")
+        raise NotImplementedError(f"\"softmax_lastdim_kernel_impl\" not implemented for "
+                                  f"'{'Long' if x.dtype.name == 'int64' else x.dtype.name.capitalize()}'")
     d = _softmax_dim("softmax", x, dim)
     if x.dim() == 0:
-        from .creation import ones_like
-        return ones_like(x) if not x.isnan().item() else x.clone()
+        return softmax(x.reshape(1), 0).reshape(())
+    if x.numel() == 0:
+        return x.clone()
     with autograd.no_grad():
         from .unary import exp
-        m = amax(x, d, keepdim=True)
-        e = exp(x - _finite(m))
+        # PyTorch's order: subtract the max (inf - inf is NaN there too), exponentiate, normalise
+        e = exp(x - amax(x, d, keepdim=True))
         out = e / sum(e, d, keepdim=True)
 
     def back(g):
@@ -484,26 +511,24 @@ def softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor
     return out
 
 
-def _finite(m: Tensor) -> Tensor:
-    """The max with infinities replaced by 0, so that x - m never makes inf - inf."""
-    from .elementwise import where
-    return where(m.isinf(), 0.0, m)
-
-
 def log_softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor:
     """``x - max - log(sum(exp(x - max)))`` along ``dim``."""
     x = _require("log_softmax", input)
     if dtype is not None:
         x = x.to(dtype)
     elif not x.dtype.is_floating_point:
-        raise RuntimeError("log_softmax: not implemented for integer tensors")
+        raise NotImplementedError(f"\"log_softmax_lastdim_kernel_impl\" not implemented for "
+                                  f"'{'Long' if x.dtype.name == 'int64' else x.dtype.name.capitalize()}'")
     d = _softmax_dim("log_softmax", x, dim)
     if x.dim() == 0:
-        from .creation import zeros_like
-        return zeros_like(x) if not x.isnan().item() else x.clone()
+        return log_softmax(x.reshape(1), 0).reshape(())
+    if x.numel() == 0:
+        return x.clone()
     with autograd.no_grad():
-        lse = logsumexp(x, d, keepdim=True)
-        out = x - lse
+        from .unary import exp, log
+        # (x - max) first, as PyTorch: x - logsumexp(x) would cancel for large x
+        shifted = x - amax(x, d, keepdim=True)
+        out = shifted - log(sum(exp(shifted), d, keepdim=True))
 
     def back(g):
         from .unary import exp

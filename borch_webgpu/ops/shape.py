@@ -25,7 +25,7 @@ def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
         raise TypeError("cat(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
     ts = list(tensors)
     if not ts:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
     for t in ts:
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element in argument 0, but got {type(t).__name__}")
@@ -194,11 +194,9 @@ def pad(input: Tensor, pad, mode: str = "constant", value=None) -> Tensor:
         raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
-    if input.dim() < k + 1 or input.dim() > k + 2:
-        want = {1: "2D or 3D", 2: "3D or 4D", 3: "4D or 5D"}.get(k, f"{k + 1}D or {k + 2}D")
-        raise NotImplementedError(f"Only {want} (unbatched/batched) padding is supported for {mode} mode with "
-                                  f"{k}-element pad; got input of dim {input.dim()}") if k > 3 else \
-            RuntimeError(f"Expected {want} tensor for {mode} padding, got {input.dim()}D")
+    if input.dim() < k + 1 or input.dim() > k + 2 or k > 3:
+        raise NotImplementedError(f"Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
+                                  f"(pad of {2 * k} values, input of {input.dim()} dims, mode {mode})")
     out = input
     for j in range(k):
         d = input.dim() - 1 - j

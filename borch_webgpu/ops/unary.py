@@ -51,7 +51,7 @@ def _zero(g, a, out, *p):
 # name, numpy reference, backward(g, x, out, *params), dtype rule, tolerance
 _u("neg", np.negative, lambda g, a, out: (-g,), rule="same", tol=(0, 0))
 _u("abs", np.abs, lambda g, a, out: (g * sign(a),), rule="same", tol=(0, 0))
-_u("sign", np.sign, _zero, rule="same", tol=(0, 0))
+_u("sign", lambda a: np.nan_to_num(np.sign(a), nan=0.0).astype(a.dtype), _zero, rule="same", tol=(0, 0))
 _u("exp", np.exp, lambda g, a, out: (g * out,), tol=(2e-6, 1e-30), saves_out=True)
 _u("exp2", np.exp2, lambda g, a, out: (g * out * math.log(2.0),), tol=(2e-6, 1e-30), saves_out=True)
 _u("log", np.log, lambda g, a, out: (g / a,), tol=(1e-6, 1e-6))
@@ -90,21 +90,25 @@ _u("logical_not", np.logical_not, rule="compare", tol=(0, 0))
 _u("nan_to_num", lambda a, n, p, m: np.nan_to_num(a, nan=n, posinf=p, neginf=m), lambda g, a, out, *p:
    (where(isfinite(a), g, 0.0),), rule="same", tol=(0, 0))
 # activations (torch.nn.functional)
-_u("relu6", lambda a: np.clip(a, 0, 6), lambda g, a, out: (where((a > 0) & (a < 6), g, 0.0),), tol=(0, 0),
-   grad_name="HardtanhBackward0")
-_u("hardtanh", lambda a, lo, hi: np.clip(a, lo, hi), lambda g, a, out, lo, hi: (where((a > lo) & (a < hi), g, 0.0),),
-   tol=(0, 0))
+# Activations: the sign of a zero result is the implementation's (PyTorch's vectorized kernels
+# differ from its scalar ones), so it is not compared.
+_ACT = {"signed_zero": False}
+_u("relu6", lambda a: np.clip(a, 0, 6), lambda g, a, out: (where((a > 0) & (a < 6), g, 0.0),), rule="same",
+   tol=(0, 0), grad_name="HardtanhBackward0", **_ACT)
+_u("hardtanh", lambda a, lo, hi: np.clip(a, lo, hi).astype(a.dtype),
+   lambda g, a, out, lo, hi: (where((a > lo) & (a < hi), g, 0.0),), rule="same", tol=(0, 0), **_ACT)
 _u("leaky_relu", lambda a, s: np.where(a < 0, a * s, a).astype(a.dtype),
-   lambda g, a, out, s: (where(a > 0, g, g * s),), tol=(1e-6, 0))
+   lambda g, a, out, s: (where(a > 0, g, g * s),), tol=(1e-6, 0), **_ACT)
+# ELU's gradient below 0 is alpha * exp(x): (out + alpha) would cancel for large negative x
 _u("elu", lambda a, al: np.where(a <= 0, al * np.expm1(a), a).astype(a.dtype),
-   lambda g, a, out, al: (where(a > 0, g, g * (out + al)),), tol=(2e-6, 1e-7), saves_out=True)
+   lambda g, a, out, al: (where(a > 0, g, g * al * exp(a)),), tol=(2e-6, 1e-7), **_ACT)
 _SELU_A, _SELU_S = 1.6732632423543772, 1.0507009873554805
 _u("selu", lambda a: (_SELU_S * np.where(a <= 0, _SELU_A * np.expm1(a), a)).astype(a.dtype),
-   lambda g, a, out: (where(a > 0, g * _SELU_S, g * (out + _SELU_S * _SELU_A)),), tol=(2e-6, 1e-7),
-   grad_name="EluBackward0", saves_out=True)
+   lambda g, a, out: (where(a > 0, g * _SELU_S, g * (_SELU_S * _SELU_A) * exp(a)),), tol=(2e-6, 1e-7),
+   grad_name="EluBackward0", **_ACT)
 _u("gelu", lambda a: (0.5 * a * (1 + _np_erf(a / np.sqrt(2)))).astype(a.dtype),
    lambda g, a, out: (g * (0.5 * (1 + erf(a * 0.7071067811865476)) + a * 0.3989422804014327 * exp(-0.5 * a * a)),),
-   tol=(2e-6, 1e-6))
+   tol=(2e-6, 1e-6), **_ACT)
 _GC = 0.7978845608028654
 
 
@@ -116,22 +120,31 @@ def _gelu_tanh_back(g, a, out):
 
 
 _u("_gelu_tanh", lambda a: (0.5 * a * (1 + np.tanh(_GC * (a + 0.044715 * a ** 3)))).astype(a.dtype),
-   _gelu_tanh_back, block="gelu_tanh", tol=(2e-6, 1e-6), grad_name="GeluBackward0", golden="gelu")
+   _gelu_tanh_back, block="gelu_tanh", tol=(2e-6, 1e-6), grad_name="GeluBackward0", golden="gelu", **_ACT)
 _u("silu", lambda a: (a * _sig(a)).astype(a.dtype), lambda g, a, out: (g * (sigmoid(a) * (1 + a * (1 - sigmoid(a)))),),
-   tol=(2e-6, 1e-6))
+   tol=(2e-6, 1e-6), **_ACT)
 _u("mish", lambda a: (a * np.tanh(_softplus(a))).astype(a.dtype),
-   lambda g, a, out: (g * (tanh(softplus(a)) + a * sigmoid(a) * (1 - tanh(softplus(a)) ** 2)),), tol=(2e-6, 1e-6))
+   lambda g, a, out: (g * (tanh(softplus(a)) + a * sigmoid(a) * (1 - tanh(softplus(a)) ** 2)),), tol=(2e-6, 1e-6),
+   **_ACT)
 _u("softplus", _softplus,
-   lambda g, a, out, beta, th: (where(a * beta > th, g, g * sigmoid(a * beta)),), tol=(2e-6, 1e-6))
+   lambda g, a, out, beta, th: (where(a * beta > th, g, g * sigmoid(a * beta)),), tol=(2e-6, 1e-6), **_ACT)
+# hardswish's gradient at the kinks follows PyTorch: 0 at -3, 1 at 3
 _u("hardswish", lambda a: (a * np.clip(a + 3, 0, 6) / 6).astype(a.dtype),
-   lambda g, a, out: (where(a < -3, 0.0, where(a <= 3, g * (2 * a + 3) / 6, g)),), tol=(1e-6, 1e-7))
+   lambda g, a, out: (where((a > -3) & (a < 3), g * (a / 3 + 0.5), where(a >= 3, g, 0.0)),), tol=(1e-6, 1e-7),
+   **_ACT)
 _u("hardsigmoid", lambda a: (np.clip(a + 3, 0, 6) / 6).astype(a.dtype),
-   lambda g, a, out: (where((a > -3) & (a < 3), g / 6, 0.0),), tol=(1e-6, 1e-7))
+   lambda g, a, out: (where((a > -3) & (a < 3), g / 6, 0.0),), tol=(1e-6, 1e-7), **_ACT)
+_u("_pow2_floor", lambda a: (np.ascontiguousarray(a, np.float32).view(np.uint32) & np.uint32(0x7F800000)).view(
+    np.float32), None, block="pow2_floor", tol=(0, 0), golden="var")
 _u("erf", lambda a: _np_erf(a), lambda g, a, out: (g * 1.1283791670955126 * exp(-a * a),), tol=(2e-6, 2e-7),
    block="erf")
 
 
-def _unary_fn(name, doc, bool_error=None, int_ok=True):
+def _tname(d) -> str:
+    return {"int64": "Long", "int32": "Int", "bool": "Bool", "float32": "Float", "float16": "Half"}[d.name]
+
+
+def _unary_fn(name, doc, bool_error=None, int_ok=True, bool_ok=True):
     op = UNARY[name]
 
     def f(input, *, out=None) -> Tensor:
@@ -139,10 +152,12 @@ def _unary_fn(name, doc, bool_error=None, int_ok=True):
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
         if bool_error and input.dtype.name == "bool":
             raise RuntimeError(bool_error)
-        if op.dtype_rule == "same" and not int_ok and not input.dtype.is_floating_point:
-            raise RuntimeError(f"{name}: not implemented for '{input.dtype.name}'")
+        if (not bool_ok and input.dtype.name == "bool") or (not int_ok and not input.dtype.is_floating_point):
+            raise NotImplementedError(f"\"{name}\" not implemented for '{_tname(input.dtype)}'")
         if name in ("floor", "ceil", "round", "trunc") and not input.dtype.is_floating_point:
             return _out(input.clone(), out)
+        if name == "square" and input.dtype.name == "bool":
+            input = input.long()
         return _out(ew(op, input), out)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = doc
@@ -152,7 +167,7 @@ def _unary_fn(name, doc, bool_error=None, int_ok=True):
 neg = _unary_fn("neg", "``-input``.", bool_error="Negation, the `-` operator, on a bool tensor is not supported. "
                 "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 negative = neg
-abs = _unary_fn("abs", "Absolute value.", bool_error="abs: not implemented for 'Bool'")  # noqa: A001
+abs = _unary_fn("abs", "Absolute value.", bool_ok=False)  # noqa: A001
 absolute = abs
 sign = _unary_fn("sign", "-1, 0 or 1 by the sign of each element.")
 exp = _unary_fn("exp", "e to the power of each element.")
@@ -177,15 +192,15 @@ sinh = _unary_fn("sinh", "Hyperbolic sine.")
 cosh = _unary_fn("cosh", "Hyperbolic cosine.")
 sigmoid = _unary_fn("sigmoid", "``1 / (1 + exp(-input))``.")
 erf = _unary_fn("erf", "The error function.")
-floor = _unary_fn("floor", "Round down.")
-ceil = _unary_fn("ceil", "Round up.")
-trunc = fix = _unary_fn("trunc", "Round toward zero.")
+floor = _unary_fn("floor", "Round down.", bool_ok=False)
+ceil = _unary_fn("ceil", "Round up.", bool_ok=False)
+trunc = fix = _unary_fn("trunc", "Round toward zero.", bool_ok=False)
 frac = _unary_fn("frac", "``input - trunc(input)``.", int_ok=False)
 isnan = _unary_fn("isnan", "True where the element is NaN.")
 isinf = _unary_fn("isinf", "True where the element is +inf or -inf.")
 isfinite = _unary_fn("isfinite", "True where the element is neither infinite nor NaN.")
 logical_not = _unary_fn("logical_not", "True where the element is zero.")
-_round = _unary_fn("round", "Round half to even.")
+_round = _unary_fn("round", "Round half to even.", bool_ok=False)
 
 
 def round(input: Tensor, *, decimals: int = 0, out=None) -> Tensor:  # noqa: A001 - torch's name
@@ -195,6 +210,18 @@ def round(input: Tensor, *, decimals: int = 0, out=None) -> Tensor:  # noqa: A00
     if not input.dtype.is_floating_point:
         raise RuntimeError("round_cpu not implemented for 'Long' with decimals")
     return _out(ew(UNARY["_round_decimals"], input, params=(builtins.float(10.0 ** decimals),)), out)
+
+
+def _float_act(name: str, x) -> None:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(f"\"{name}\" not implemented for '{_tname(x.dtype)}'")
+
+
+def _no_bool(name: str, x) -> None:
+    if x.dtype.name == "bool":
+        raise RuntimeError(f"\"{name}\" not implemented for 'Bool'")
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -258,6 +285,7 @@ clip = clamp
 
 def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
     """Clamp to ``[min_val, max_val]`` (torch.nn.functional.hardtanh)."""
+    _no_bool("hardtanh", input)
     if inplace:
         from .memory import inplace as _ip
         return _ip("hardtanh_", lambda x: hardtanh(x, min_val, max_val), input)
@@ -266,6 +294,7 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     """``min(max(input, 0), 6)``."""
+    _no_bool("relu6", input)
     if inplace:
         from .memory import inplace as _ip
         return _ip("relu6_", relu6, input)
@@ -274,6 +303,7 @@ def relu6(input: Tensor, inplace: bool = False) -> Tensor:
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
     """``input`` where positive, else ``negative_slope * input``."""
+    _float_act("leaky_relu", input)
     if inplace:
         from .memory import inplace as _ip
         return _ip("leaky_relu_", lambda x: leaky_relu(x, negative_slope), input)
@@ -282,6 +312,7 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """``input`` where positive, else ``alpha * (exp(input) - 1)``."""
+    _float_act("elu", input)
     if inplace:
         from .memory import inplace as _ip
         return _ip("elu_", lambda x: elu(x, alpha), input)
@@ -290,6 +321,7 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """Scaled ELU with the self-normalising constants."""
+    _float_act("selu", input)
     if inplace:
         from .memory import inplace as _ip
         return _ip("selu_", selu, input)
@@ -298,6 +330,7 @@ def selu(input: Tensor, inplace: bool = False) -> Tensor:
 
 def gelu(input: Tensor, approximate: str = "none") -> Tensor:
     """Gaussian error linear unit: exact (``'none'``) or the ``'tanh'`` approximation."""
+    _float_act("gelu", input)
     if approximate == "none":
         return ew(UNARY["gelu"], input)
     if approximate == "tanh":
@@ -307,6 +340,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
     """``input * sigmoid(input)``."""
+    _float_act("silu", input)
     if inplace:
         from .memory import inplace as _ip
         return _ip("silu_", silu, input)
@@ -315,6 +349,7 @@ def silu(input: Tensor, inplace: bool = False) -> Tensor:
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:
     """``input * tanh(softplus(input))``."""
+    _float_act("mish", input)
     if inplace:
         from .memory import inplace as _ip
         return _ip("mish_", mish, input)
@@ -323,11 +358,13 @@ def mish(input: Tensor, inplace: bool = False) -> Tensor:
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
     """``log(1 + exp(beta * input)) / beta``, linear above ``threshold``."""
+    _float_act("softplus", input)
     return ew(UNARY["softplus"], input, params=(builtins.float(beta), builtins.float(threshold)))
 
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
     """``input * relu6(input + 3) / 6``."""
+    _float_act("hardswish", input)
     if inplace:
         from .memory import inplace as _ip
         return _ip("hardswish_", hardswish, input)
@@ -336,6 +373,7 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
 
 def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     """``relu6(input + 3) / 6``."""
+    _float_act("hardsigmoid", input)
     if inplace:
         from .memory import inplace as _ip
         return _ip("hardsigmoid_", hardsigmoid, input)

@@ -61,7 +61,7 @@ def _shape_args(args) -> tuple:
 
 def _view_strides(old_shape, old_stride, new_shape):
     """PyTorch's computeStride: strides for viewing without a copy, or None when impossible."""
-    if math.prod(old_shape) == 0:
+    if math.prod(old_shape) == 0 or not old_shape:
         st, acc = [], 1
         for s in reversed(new_shape):
             st.append(acc)
@@ -151,7 +151,10 @@ swapaxes = swapdims = transpose
 def t(input: Tensor) -> Tensor:
     if input.dim() > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.dim()}D")
-    return transpose(input, 0, 1) if input.dim() == 2 else _alias(input)
+    if input.dim() < 2:
+        return _alias(input)
+    out = make_view(input, input._shape[::-1], input._stride[::-1], input._offset)
+    return _record_view("TBackward0", input, out, lambda g: (g.t(),))
 
 
 def _alias(x: Tensor) -> Tensor:
@@ -308,7 +311,10 @@ def split(tensor: Tensor, split_size_or_sections, dim: int = 0):
         s = split_size_or_sections
         if s < 0 or (s == 0 and size != 0):
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
-        sections = [s] * (size // s) + ([size % s] if size % s else []) if s else [0]
+        if size == 0:
+            sections = [0]
+        else:
+            sections = [s] * (size // s) + ([size % s] if size % s else [])
     else:
         sections = [builtins.int(x) for x in split_size_or_sections]
         if builtins.sum(sections) != size:
@@ -382,6 +388,23 @@ def _mT(x):
     return transpose(x, -2, -1)
 
 
+def _meta_inplace(name: str, fn):
+    """squeeze_, unsqueeze_, t_, transpose_: self takes the view's shape and strides."""
+    def method(self, *args, **kwargs):
+        v = fn(self, *args, **kwargs)
+        self._shape, self._stride, self._offset = v._shape, v._stride, v._offset
+        if v.grad_fn is not None:
+            self.grad_fn, self._output_nr = v.grad_fn, v._output_nr
+        return self
+    method.__name__ = name
+    return method
+
+
+Tensor.squeeze_ = _meta_inplace("squeeze_", squeeze)
+Tensor.unsqueeze_ = _meta_inplace("unsqueeze_", unsqueeze)
+Tensor.t_ = _meta_inplace("t_", t)
+Tensor.transpose_ = _meta_inplace("transpose_", transpose)
+Tensor.swapaxes_ = Tensor.swapdims_ = Tensor.transpose_
 Tensor.view = view
 Tensor.reshape = reshape
 Tensor.view_as = view_as_shape

@@ -9,6 +9,9 @@ fn is_finite(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800
 fn f32_nan() -> f32 { return bitcast<f32>(0x7fc00000u | pu(63u)); }
 fn f32_inf() -> f32 { return bitcast<f32>(0x7f800000u | pu(63u)); }
 fn nonzero_f(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) != 0u; }
+// the sign bit (true for -0.0 too) and copysign: compilers may fold 0 * x or x < 0 for zeros
+fn neg_bit(x: f32) -> bool { return (bitcast<u32>(x) & 0x80000000u) != 0u; }
+fn copysign_f(r: f32, s: f32) -> f32 { return bitcast<f32>((bitcast<u32>(r) & 0x7fffffffu) | (bitcast<u32>(s) & 0x80000000u)); }
 fn nonzero_i(x: i32) -> bool { return x != 0; }
 fn nonzero_u(x: u32) -> bool { return x != 0u; }
 
@@ -22,7 +25,7 @@ fn log_f(a: f32) -> f32 {
 
 // exp(x) - 1 without cancellation near 0 (Kahan's trick)
 fn expm1_f(a: f32) -> f32 {
-  if (is_nan(a)) { return a; }
+  if (is_nan(a) || a == 0.0f) { return a; }
   if (a > 88.72284f) { return f32_inf(); }
   if (a < -20.0f) { return -1.0f; }
   if (abs(a) < 1e-5f) { return a + 0.5f * a * a; }
@@ -46,7 +49,7 @@ fn tanh_f(a: f32) -> f32 {
   } else {
     r = 1.0f - 2.0f / (exp(2.0f * x) + 1.0f);
   }
-  return select(-r, r, a >= 0.0f);
+  return copysign_f(r, a);
 }
 
 fn sigmoid_f(a: f32) -> f32 {
@@ -99,17 +102,165 @@ fn erf_f(a: f32) -> f32 {
   } else {
     r = 1.0f;
   }
-  return select(-r, r, a >= 0.0f);
+  return copysign_f(r, a);
 }
 
-// x reduced into [-pi, pi] by an accurate multiple of 2*pi (Cody-Waite, three parts)
-fn reduce_pi(a: f32) -> f32 {
-  if (abs(a) <= 3.14159265f) { return a; }
-  let k = round(a * 0.15915494309189535f);
-  var r = a - k * 6.28125f;
-  r = r - k * 0.0019353071795864769f;
-  r = r - k * 1.3e-17f;
-  return r;
+// sin and cos to about 1 ulp: x = j * pi/2 + r with pi/2 in three parts (Cody-Waite), then
+// minimax polynomials on |r| <= pi/4 (Cephes sinf/cosf). WGSL's builtins only promise an
+// absolute error of 2^-11, which is far from PyTorch's results.
+struct Reduced { r: f32, q: i32 }
+fn reduce_pio2(x: f32) -> Reduced {
+  let j = round(x * 0.6366197723675814f);
+  var r = x - j * 1.5703125f;
+  r = r - j * 4.8375129699707031e-4f;
+  r = r - j * 7.5497899548918821e-8f;
+  return Reduced(r, i32(j));
+}
+fn sin_poly(r: f32) -> f32 {
+  let z = r * r;
+  return r + r * z * (-1.6666654611e-1f + z * (8.3321608736e-3f + z * -1.9515295891e-4f));
+}
+fn cos_poly(r: f32) -> f32 {
+  let z = r * r;
+  return 1.0f - 0.5f * z + z * z * (4.166664568298827e-2f + z * (-1.388731625493765e-3f + z * 2.443315711809948e-5f));
+}
+fn sin_f(x: f32) -> f32 {
+  if (!is_finite(x)) { return f32_nan(); }
+  if (x == 0.0f) { return x; }
+  let a = reduce_pio2(x);
+  let q = a.q & 3;
+  if (q == 0) { return sin_poly(a.r); }
+  if (q == 1) { return cos_poly(a.r); }
+  if (q == 2) { return -sin_poly(a.r); }
+  return -cos_poly(a.r);
+}
+fn cos_f(x: f32) -> f32 {
+  if (!is_finite(x)) { return f32_nan(); }
+  let a = reduce_pio2(x);
+  let q = a.q & 3;
+  if (q == 0) { return cos_poly(a.r); }
+  if (q == 1) { return -sin_poly(a.r); }
+  if (q == 2) { return -cos_poly(a.r); }
+  return sin_poly(a.r);
+}
+fn tan_f(x: f32) -> f32 {
+  if (!is_finite(x)) { return f32_nan(); }
+  if (x == 0.0f) { return x; }
+  let a = reduce_pio2(x);
+  let s = sin_poly(a.r);
+  let c = cos_poly(a.r);
+  if ((a.q & 1) == 0) { return s / c; }
+  return -c / s;
+}
+
+// inverse trig to about 1 ulp (Cephes asinf/atanf); WGSL's builtins are much coarser
+fn asin_f(xx: f32) -> f32 {
+  let a = abs(xx);
+  if (is_nan(xx) || a > 1.0f) { return f32_nan(); }
+  if (a < 1e-4f) { return xx; }
+  var x = a;
+  var z = a * a;
+  let big = a > 0.5f;
+  if (big) { z = 0.5f * (1.0f - a); x = sqrt(z); }
+  var r = ((((4.2163199048e-2f * z + 2.4181311049e-2f) * z + 4.5470025998e-2f) * z + 7.4953002686e-2f) * z
+           + 1.6666752422e-1f) * z * x + x;
+  if (big) { r = 1.5707963267948966f - (r + r); }
+  return copysign_f(r, xx);
+}
+fn acos_f(x: f32) -> f32 {
+  if (is_nan(x) || abs(x) > 1.0f) { return f32_nan(); }
+  if (x < -0.5f) { return 3.141592653589793f - 2.0f * asin_f(sqrt(0.5f * (1.0f + x))); }
+  if (x > 0.5f) { return 2.0f * asin_f(sqrt(0.5f * (1.0f - x))); }
+  return 1.5707963267948966f - asin_f(x);
+}
+fn atan_f(xx: f32) -> f32 {
+  if (is_nan(xx)) { return xx; }
+  var x = abs(xx);
+  var y = 0.0f;
+  if (x > 2.414213562373095f) {
+    y = 1.5707963267948966f;
+    x = -1.0f / x;
+  } else if (x > 0.4142135623730950f) {
+    y = 0.7853981633974483f;
+    x = (x - 1.0f) / (x + 1.0f);
+  }
+  let z = x * x;
+  y = y + (((8.05374449538e-2f * z - 1.38776856032e-1f) * z + 1.99777106478e-1f) * z - 3.33329491539e-1f) * z * x + x;
+  return copysign_f(y, xx);
+}
+// atan2 with C99's special cases (signed zeros and infinities)
+fn atan2_f(y: f32, x: f32) -> f32 {
+  let pi = 3.141592653589793f;
+  if (is_nan(x) || is_nan(y)) { return f32_nan(); }
+  let yneg = (bitcast<u32>(y) & 0x80000000u) != 0u;
+  let xneg = (bitcast<u32>(x) & 0x80000000u) != 0u;
+  var r: f32;
+  if (y == 0.0f) {
+    if (xneg) { r = pi; } else { return y; }
+  } else if (x == 0.0f) {
+    r = 0.5f * pi;
+  } else if (is_inf(y)) {
+    if (is_inf(x)) { r = select(0.25f * pi, 0.75f * pi, xneg); } else { r = 0.5f * pi; }
+  } else if (is_inf(x)) {
+    if (xneg) { r = pi; } else { return copysign_f(0.0f, y); }
+  } else {
+    r = atan_f(abs(y / x));
+    if (xneg) { r = pi - r; }
+  }
+  return copysign_f(r, y);
+}
+
+// fmod exactly (musl's fmodf on the bit patterns): a - b * trunc(a / b) loses digits
+fn fmod_f(x: f32, y: f32) -> f32 {
+  var uxi = bitcast<u32>(x);
+  var uyi = bitcast<u32>(y);
+  var ex = i32((uxi >> 23u) & 0xffu);
+  var ey = i32((uyi >> 23u) & 0xffu);
+  let sx = uxi & 0x80000000u;
+  if ((uyi << 1u) == 0u || is_nan(y) || ex == 0xff) { return f32_nan(); }
+  if ((uxi << 1u) <= (uyi << 1u)) {
+    if ((uxi << 1u) == (uyi << 1u)) { return copysign_f(0.0f, x); }
+    return x;
+  }
+  if (ex == 0) {
+    var i = uxi << 9u;
+    loop { if ((i >> 31u) != 0u) { break; } ex -= 1; i <<= 1u; }
+    uxi <<= u32(-ex + 1);
+  } else {
+    uxi &= 0x007fffffu;
+    uxi |= 0x00800000u;
+  }
+  if (ey == 0) {
+    var i = uyi << 9u;
+    loop { if ((i >> 31u) != 0u) { break; } ey -= 1; i <<= 1u; }
+    uyi <<= u32(-ey + 1);
+  } else {
+    uyi &= 0x007fffffu;
+    uyi |= 0x00800000u;
+  }
+  loop {
+    if (ex <= ey) { break; }
+    let i = uxi - uyi;
+    if ((i >> 31u) == 0u) {
+      if (i == 0u) { return copysign_f(0.0f, x); }
+      uxi = i;
+    }
+    uxi <<= 1u;
+    ex -= 1;
+  }
+  let i = uxi - uyi;
+  if ((i >> 31u) == 0u) {
+    if (i == 0u) { return copysign_f(0.0f, x); }
+    uxi = i;
+  }
+  loop { if ((uxi >> 23u) != 0u) { break; } uxi <<= 1u; ex -= 1; }
+  if (ex > 0) {
+    uxi -= 0x00800000u;
+    uxi |= u32(ex) << 23u;
+  } else {
+    uxi >>= u32(-ex + 1);
+  }
+  return bitcast<f32>(uxi | sx);
 }
 
 fn pow_f(a: f32, b: f32) -> f32 {
@@ -121,7 +272,12 @@ fn pow_f(a: f32, b: f32) -> f32 {
   let b_odd = b_int && (abs(b) < 16777216.0f) && ((i32(abs(b)) & 1) == 1);
   if (a == 0.0f) {
     if (b > 0.0f) { return select(0.0f, a, b_odd); }
-    return select(f32_inf(), select(f32_inf(), -f32_inf(), bitcast<u32>(a) != 0u), b_odd);
+    return select(f32_inf(), copysign_f(f32_inf(), a), b_odd);
+  }
+  if (is_inf(a)) {
+    // C99: (+-inf)^y is inf for y > 0 and 0 for y < 0, negative only for odd integer y
+    let m = select(0.0f, f32_inf(), b > 0.0f);
+    return select(m, -m, a < 0.0f && b_odd);
   }
   if (is_inf(b)) {
     let m = abs(a);
@@ -141,6 +297,12 @@ fn pow_f(a: f32, b: f32) -> f32 {
 }
 
 fn ipow(a: i32, n: i32) -> i32 {
+  if (n < 0) {
+    // integer powers with negative exponents: only 1 and -1 survive, as in PyTorch
+    if (a == 1) { return 1; }
+    if (a == -1) { return select(1, -1, (n & 1) == 1); }
+    return 0;
+  }
   var r = 1;
   var base = a;
   var e = n;

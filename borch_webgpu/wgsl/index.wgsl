@@ -5,7 +5,8 @@
 // raises as IndexError (like CUDA's asynchronous device asserts, but with the op and values).
 //
 // Uniform words: 0 n, 1 rank, 2 dim, 3 x/out offset, 4 idx offset, 5 size along dim, 6 src offset,
-// 7 error code, 8 scalar value bits, 12..23 shape (of out for take, of src for put),
+// 7 error code, 8 scalar value bits, 9 negative indices count from the end (1) or are errors (0),
+// 12..23 shape (of out for take, of src for put),
 // 24..35 x/out strides, 36..47 idx strides, 48..59 src strides.
 @group(0) @binding(0) var<uniform> P: array<vec4<u32>, 16>;
 fn pu(i: u32) -> u32 { return P[i >> 2u][i & 3u]; }
@@ -42,7 +43,7 @@ fn offsets(i: u32) -> Off {
 fn checked(v0: i32) -> i32 {
   var v = v0;
   let size = i32(pu(5u));
-  if (v < 0) { v += size; }
+  if (v < 0 && pu(9u) == 1u) { v += size; }
   if (v < 0 || v >= size) { report(v0); return -1; }
   return v;
 }

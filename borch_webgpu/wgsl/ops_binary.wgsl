@@ -21,10 +21,14 @@ fn op(a: C, b: C) -> R { return trunc(a / b); }
 fn op(a: C, b: C) -> R {
   // PyTorch's div_floor: based on fmod so that the quotient is exact where possible
   if (b == 0.0f) { return a / b; }
-  let m = a - b * trunc(a / b);
+  let m = fmod_f(a, b);
   var d = (a - m) / b;
   if (m != 0.0f && ((b < 0.0f) != (m < 0.0f))) { d = d - 1.0f; }
-  if (d == 0.0f) { return 0.0f * (a / b); }
+  if (d == 0.0f) {
+    // copysign(0, a / b)
+    let q = a / b;
+    return bitcast<f32>(bitcast<u32>(q) & 0x80000000u);
+  }
   let f = floor(d);
   if (d - f > 0.5f) { return f + 1.0f; }
   return f;
@@ -42,11 +46,13 @@ fn op(a: C, b: C) -> R {
 
 //@op remainder_f
 fn op(a: C, b: C) -> R {
+  // a quotient that overflows has no representable remainder: NaN, as PyTorch's vectorized kernel
+  if (is_finite(a) && is_finite(b) && b != 0.0f && !is_finite(a / b)) { return f32_nan(); }
   if (is_inf(b) && is_finite(a)) {
     if (a == 0.0f || (a < 0.0f) == (b < 0.0f)) { return a; }
     return b;
   }
-  var m = a - b * trunc(a / b);
+  var m = fmod_f(a, b);
   if (m != 0.0f && ((b < 0.0f) != (m < 0.0f))) { m = m + b; }
   return m;
 }
@@ -60,8 +66,8 @@ fn op(a: C, b: C) -> R {
 
 //@op fmod_f
 fn op(a: C, b: C) -> R {
-  if (is_inf(b) && is_finite(a)) { return a; }
-  return a - b * trunc(a / b);
+  if (is_finite(a) && is_finite(b) && b != 0.0f && !is_finite(a / b)) { return f32_nan(); }
+  return fmod_f(a, b);
 }
 
 //@op fmod_i
@@ -74,23 +80,36 @@ fn op(a: C, b: C) -> R { return pow_f(a, b); }
 fn op(a: C, b: C) -> R { return ipow(a, b); }
 
 //@op atan2
-fn op(a: C, b: C) -> R {
-  if (is_nan(a) || is_nan(b)) { return f32_nan(); }
-  return atan2(a, b);
-}
+fn op(a: C, b: C) -> R { return atan2_f(a, b); }
 
 //@op maximum
+// NaN wins; on equal values (0.0 and -0.0) the first operand, as in PyTorch
 fn op(a: C, b: C) -> R {
   if (is_nan(f32(a))) { return a; }
   if (is_nan(f32(b))) { return b; }
-  return max(a, b);
+  return select(a, b, a < b);
 }
 
 //@op minimum
 fn op(a: C, b: C) -> R {
   if (is_nan(f32(a))) { return a; }
   if (is_nan(f32(b))) { return b; }
-  return min(a, b);
+  return select(a, b, b < a);
+}
+
+//@op fmax
+// NaN loses unless both are NaN
+fn op(a: C, b: C) -> R {
+  if (is_nan(f32(a))) { return b; }
+  if (is_nan(f32(b))) { return a; }
+  return select(a, b, a < b);
+}
+
+//@op fmin
+fn op(a: C, b: C) -> R {
+  if (is_nan(f32(a))) { return b; }
+  if (is_nan(f32(b))) { return a; }
+  return select(a, b, b < a);
 }
 
 //@op eq

@@ -12,10 +12,11 @@ fn op(a: C) -> R { return -a; }
 fn op(a: C) -> R { return abs(a); }
 
 //@op sign
+// NaN gives 0, as in PyTorch
 fn op(a: C) -> R {
   if (a > C(0)) { return C(1); }
   if (a < C(0)) { return C(-1); }
-  return a * C(0);
+  return C(0);
 }
 
 //@op exp
@@ -78,42 +79,22 @@ fn op(a: C) -> R { return a * a; }
 fn op(a: C) -> R { return C(1) / a; }
 
 //@op sin
-fn op(a: C) -> R {
-  if (!is_finite(a)) { return f32_nan(); }
-  return sin(reduce_pi(a));
-}
+fn op(a: C) -> R { return sin_f(a); }
 
 //@op cos
-fn op(a: C) -> R {
-  if (!is_finite(a)) { return f32_nan(); }
-  return cos(reduce_pi(a));
-}
+fn op(a: C) -> R { return cos_f(a); }
 
 //@op tan
-fn op(a: C) -> R {
-  if (!is_finite(a)) { return f32_nan(); }
-  let r = reduce_pi(a);
-  return sin(r) / cos(r);
-}
+fn op(a: C) -> R { return tan_f(a); }
 
 //@op asin
-fn op(a: C) -> R {
-  if (abs(a) > 1.0f || is_nan(a)) { return f32_nan(); }
-  return asin(a);
-}
+fn op(a: C) -> R { return asin_f(a); }
 
 //@op acos
-fn op(a: C) -> R {
-  if (abs(a) > 1.0f || is_nan(a)) { return f32_nan(); }
-  return acos(a);
-}
+fn op(a: C) -> R { return acos_f(a); }
 
 //@op atan
-fn op(a: C) -> R {
-  if (is_nan(a)) { return a; }
-  if (is_inf(a)) { return select(-1.5707963267948966f, 1.5707963267948966f, a > 0.0f); }
-  return atan(a);
-}
+fn op(a: C) -> R { return atan_f(a); }
 
 //@op tanh
 fn op(a: C) -> R { return tanh_f(a); }
@@ -131,7 +112,7 @@ fn op(a: C) -> R {
     let e = exp(x - 0.6931471805599453f);
     r = e - 0.25f / e;
   }
-  return select(-r, r, a >= 0.0f);
+  return copysign_f(r, a);
 }
 
 //@op cosh
@@ -199,14 +180,14 @@ fn op(a: C) -> R {
 
 //@op relu6
 fn op(a: C) -> R {
-  if (is_nan(a)) { return a; }
-  return min(max(a, 0.0f), 6.0f);
+  if (is_nan(f32(a))) { return a; }
+  return min(max(a, C(0)), C(6));
 }
 
 //@op hardtanh
 fn op(a: C) -> R {
-  if (is_nan(a)) { return a; }
-  return min(max(a, pf(9u)), pf(10u));
+  if (is_nan(f32(a))) { return a; }
+  return min(max(a, C(pf(9u))), C(pf(10u)));
 }
 
 //@op leaky_relu
@@ -249,6 +230,10 @@ fn op(a: C) -> R {
   if (is_nan(a)) { return a; }
   return min(max(a + 3.0f, 0.0f), 6.0f) / 6.0f;
 }
+
+//@op pow2_floor
+// the largest power of two not above |a| (a's exponent bits): exact scaling factors
+fn op(a: C) -> R { return bitcast<f32>(bitcast<u32>(a) & 0x7f800000u); }
 
 //@op pow_scalar
 // a ** pf(9u)

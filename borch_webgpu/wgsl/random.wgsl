@@ -49,11 +49,11 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
 }
 
 //@mode randint
-// floor(a + (b - a) * u) for integers (b - a below 2^24)
+// low + draw % range for integers: word 4 is low (i32 bits), word 5 the range (u32)
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
   let i = (wg.y * nwg.x + wg.x) * 256u + li;
   if (i >= pu(0u)) { return; }
-  out[pu(3u) + i] = {{T}}(floor(pf(4u) + (pf(5u) - pf(4u)) * unit(pu(2u) + i)));
+  out[pu(3u) + i] = {{T}}(bitcast<i32>(pu(4u)) + i32(draw(pu(2u) + i) % pu(5u)));
 }

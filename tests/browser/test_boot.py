@@ -40,7 +40,7 @@ print(torch.arange(5) + 1, torch.tensor([True, False]).tolist())
     assert "tensor([1, 2, 3, 4, 5]) [True, False]" in out
 
 
-def test_golden_elementwise_on_webgpu(browser, summary_line):
+def _replay_on_webgpu(browser, script: str, prefix: str, summary_line):
     from borch_webgpu.run import mount_list
     import os
 
@@ -48,13 +48,26 @@ def test_golden_elementwise_on_webgpu(browser, summary_line):
     os.chdir(GOLDEN.parents[1])
     try:
         browser.sess.mount(mount_list(["tests/golden"]))
-        code, out, err = browser.run_file(GOLDEN / "replay.py", ["--device", "webgpu"])
+        code, out, err = browser.run_file(GOLDEN / script, ["--device", "webgpu"], timeout_s=1800)
     finally:
         os.chdir(cwd)
-    last = [line for line in out.splitlines() if line.startswith("golden:")]
+    last = [line for line in out.splitlines() if line.startswith(prefix)]
     summary_line("webgpu " + " / ".join(last))
-    assert code == 0, out[-4000:] + err[-2000:]
-    assert " 0 failed" in last[-1]
+    assert code == 0, out[-6000:] + err[-3000:]
+    assert last and " 0 failed" in last[-1]
+
+
+def test_golden_suite_on_webgpu(browser, summary_line):
+    """Every frozen PyTorch case, forward and backward, replayed on WebGPU in Chromium."""
+    _replay_on_webgpu(browser, "replay.py", "golden:", summary_line)
+
+
+def test_bad_input_raises_pytorchs_exception_types_on_webgpu(browser, summary_line):
+    _replay_on_webgpu(browser, "replay_errors.py", "errors:", summary_line)
+
+
+def test_autograd_scenarios_match_pytorch_on_webgpu(browser, summary_line):
+    _replay_on_webgpu(browser, "replay_autograd.py", "autograd:", summary_line)
 
 
 def test_blocking_read_where_the_browser_cannot_block_says_what_to_do(browser):

@@ -8,6 +8,7 @@ tests/unit/test_registry.py fails when a registered op has no generator here.
 from __future__ import annotations
 
 import itertools
+import zlib
 
 import numpy as np
 
@@ -20,7 +21,12 @@ SPECIAL = np.array([-0.0, 0.0, np.inf, -np.inf, np.nan, 1e38, -3e38, 2e-38, -1e-
 
 def golden(op: str):
     def deco(fn):
-        GENERATORS[op] = fn
+        def gen():
+            # the shared generator restarts from a seed of the op's name, so that one op's inputs do not
+            # depend on which other ops were generated before it
+            _rng.bit_generator.state = np.random.default_rng(zlib.crc32(op.encode())).bit_generator.state
+            return fn()
+        GENERATORS[op] = gen
         return fn
     return deco
 
@@ -64,8 +70,8 @@ def rand(shape, dtype="float32", low=-3.0, high=3.0):
 def nonzero(shape, dtype="float32"):
     a = rand(shape, dtype)
     if dtype == "float32":
-        return np.where(np.abs(a) < 0.25, np.float32(0.5), a).astype(np.float32)
-    return np.where(a == 0, 1, a).astype(dtype)
+        return np.asarray(np.where(np.abs(a) < 0.25, np.float32(0.5), a), dtype=np.float32)
+    return np.asarray(np.where(a == 0, 1, a), dtype=dtype)
 
 
 def uniform(shape, low=-3.0, high=3.0):
@@ -79,7 +85,7 @@ def ints(shape, low=-5, high=5, dtype="int64"):
 
 
 def bools(shape, p=0.5):
-    return (_rng.uniform(0, 1, size=shape) < p).astype(np.bool_)
+    return np.asarray(_rng.uniform(0, 1, size=shape) < p, dtype=np.bool_)
 
 
 def distinct(shape, low=-3.0, high=3.0, dtype="float32"):
@@ -182,13 +188,13 @@ def _sum():
     out.append(case("sum", Big((1024, 1024), seed=7), dim=1, id="1024x1024 dim 1"))
     out.append(case("sum", Big((4, 1 << 18), seed=8), dim=1, id="4 rows of 256K"))
     out.append(case("Tensor.sum", rand((2, 3)), id="method"))
-    return out
+    return out + cases_reduce.sum_extra()  # gradients, views, errors
 
 
 @golden("fill")
 def _fill():
     out = []
-    for fn, args in [("zeros", (2, 3)), ("ones", (4,)), ("zeros", (0, 3)), ("ones", ())]:
+    for fn, args in [("zeros", (2, 3)), ("ones", (4,)), ("zeros", (0, 3)), ("ones", ((),))]:
         out.append(case(fn, *args, id=f"{fn}{args}"))
     for dt in ("float32", "int64", "int32", "bool"):
         out.append(case("ones", 2, 3, dtype=dt, id=f"ones {dt}"))
@@ -198,6 +204,20 @@ def _fill():
     out.append(case("full", (3,), 7, dtype="float32", id="full int value as float32"))
     out.append(case("full", (3,), 2.7, dtype="int64", id="full float value as int64"))
     out.append(case("ones", 1024, 1024, id="1M ones"))
+    out.append(case("full", (1024, 1024), -2.5, id="1M full"))
+    out.append(case("zeros", (2, 3), id="size tuple"))
+    out.append(case("full", (2, 3), 4, id="full int value"))
+    out.append(case("full", (2, 3), True, id="full bool value"))
+    out.append(case("zeros", -1, id="error: negative size"))
+    out.append(case("Tensor.fill_", rand((2, 3)), 1.5, id="fill_ float"))
+    out.append(case("Tensor.fill_", rand((2, 3), "int64"), 2.7, id="fill_ int64 with float value"))
+    out.append(case("Tensor.fill_", rand((2, 3)), np.array(3.0, np.float32), id="fill_ 0-d tensor value"))
+    out.append(case("Tensor.fill_", V(rand((3, 2)), ("t",)), -1.0, id="fill_ transposed view"))
+    out.append(case("Tensor.zero_", rand((2, 3)), id="zero_"))
+    out.append(case("zeros_like", rand((2, 3), "int64"), id="zeros_like int64"))
+    out.append(case("ones_like", rand((2, 3)), id="ones_like"))
+    out.append(case("full_like", rand((2, 3)), 7.0, id="full_like"))
+    out.append(case("ones_like", rand((2, 3)), dtype="bool", id="ones_like dtype"))
     return out
 
 
@@ -214,6 +234,19 @@ def _to_copy():
     out.append(case("Tensor.long", rand((2, 2)), id="long()"))
     out.append(case("Tensor.int", rand((2, 2)), id="int()"))
     out.append(case("Tensor.bool", rand((2, 2)), id="bool()"))
+    out.append(case("Tensor.to", np.array([2.0 ** 31 - 256, -2.0 ** 31, 1e9, -7.99], np.float32), "int32",
+                    id="float to int32 near the limits"))
+    out.append(case("Tensor.to", np.array([0, 1, -1, 2], np.int64), "bool", id="int64 values to bool"))
+    out.append(case("Tensor.to", V(rand((4, 3)), ("t",)), "int64", id="transposed float to int64"))
+    out.append(case("Tensor.to", V(rand((4, 3), "int64"), ("t",)), "float32", id="transposed int64 to float"))
+    out.append(case("Tensor.to", rand((3, 5)), "float32", copy=True, id="same dtype copy=True"))
+    out.append(case("Tensor.to", rand((3, 5)), "float32", id="same dtype"))
+    out.append(case("Tensor.to", V(rand((4, 3)), ("t",)), "float32", copy=True, id="grad copy of a view", grad=True))
+    out.append(case("Tensor.float", V(rand((4, 3)), ("t",)), id="grad float() of a float view", grad=True))
+    out.append(case("Tensor.to", rand((3, 5)), "float32", copy=True, id="grad copy", grad=True))
+    out.append(case("Tensor.to", Big((1 << 20,), seed=30), "int64", id="1M float to int64"))
+    out.append(case("Tensor.to", Big((1 << 20,), "int64", seed=31), "float32", id="1M int64 to float"))
+    out.append(case("Tensor.to", Big((1 << 20,), "bool", seed=32), "float32", id="1M bool to float"))
     return out
 
 
@@ -256,6 +289,6 @@ REPR_EXPRS = [
 import cases_binary  # noqa: E402
 import cases_creation  # noqa: E402,F401
 import cases_linalg  # noqa: E402,F401
-import cases_reduce  # noqa: E402,F401
+import cases_reduce  # noqa: E402
 import cases_shape  # noqa: E402,F401
 import cases_unary  # noqa: E402,F401

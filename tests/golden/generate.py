@@ -3,12 +3,17 @@
 Needs ``pip install torch==2.13.0`` (the CPU build on this machine's disk). Writes
 tests/golden/cases/<op>.json and tests/golden/reprs.json; commit them. CI does not need torch:
 it replays these files.
+
+Each case also runs in float64; where PyTorch's float32 result is measurably off the float64 one
+(long sums, accumulated gradients), the difference is stored as ``dev`` and the replay accepts a
+result that is no further from the exact value than PyTorch's own (see golden_io.compare).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -27,8 +32,13 @@ TORCH_VERSION = "2.13.0"
 _grad_rng = np.random.default_rng(7)
 
 
-def base_tensor(x, grad: bool):
-    t = torch.from_numpy(formula(x.shape, x.dtype, x.seed)) if isinstance(x, Big) else torch.from_numpy(x.copy())
+def base_tensor(x, grad: bool, f64: bool = False):
+    if isinstance(x, AbsBig):  # |Big| for the scale run
+        t = torch.from_numpy(np.abs(formula(x.big.shape, x.big.dtype, x.big.seed)))
+    else:
+        t = torch.from_numpy(formula(x.shape, x.dtype, x.seed)) if isinstance(x, Big) else torch.from_numpy(x.copy())
+    if f64 and t.dtype == torch.float32:
+        t = t.double()
     if grad and t.dtype.is_floating_point:
         t.requires_grad_(True)
     return t
@@ -41,19 +51,20 @@ def apply_steps(t, steps):
     return t
 
 
-def to_torch(x, grad: bool):
-    """(value passed to the call, leaf tensor whose .grad is recorded or None)."""
+def to_torch(x, grad: bool, f64: bool = False):
+    """(value passed to the call, leaf tensor whose .grad is recorded (a list for a list argument) or None)."""
     if isinstance(x, V):
-        leaf = base_tensor(x.base, grad)
+        leaf = base_tensor(x.base, grad, f64)
         return apply_steps(leaf, x.steps), (leaf if leaf.requires_grad else None)
-    if isinstance(x, (Big, np.ndarray)):
-        leaf = base_tensor(x, grad)
+    if isinstance(x, (Big, np.ndarray, AbsBig)):
+        leaf = base_tensor(x, grad, f64)
         return leaf, (leaf if leaf.requires_grad else None)
     if isinstance(x, str) and x in DTYPES:
         return DTYPES[x], None
     if isinstance(x, (list, tuple)):
-        items = [to_torch(i, grad) for i in x]
-        return type(x)(v for v, _ in items), None
+        items = [to_torch(i, grad, f64) for i in x]
+        leaves = [leaf for _, leaf in items]
+        return type(x)(v for v, _ in items), (leaves if any(leaf is not None for leaf in leaves) else None)
     return x, None
 
 
@@ -75,7 +86,16 @@ def spec_of(x):
     return {"value": x}
 
 
+def _setitem(x, key, value):
+    """``x[key] = value`` on a clone of x, returning the clone (``Tensor.__setitem__`` itself returns None)."""
+    y = x.clone()
+    y.__setitem__(key, value)
+    return y
+
+
 def resolve(name: str, args):
+    if name == "_setitem":  # a golden-only name: see _setitem
+        return _setitem, args
     if name.startswith("Tensor."):
         return getattr(args[0], name.split(".", 1)[1]), args[1:]
     obj = torch
@@ -104,29 +124,71 @@ def flat_outputs(out):
     return []
 
 
-def upstream(t):
+def upstream(t, rng):
     """A fixed upstream gradient for output t (stored; large ones by formula)."""
     if t.numel() > 4096:
-        seed = int(_grad_rng.integers(1000, 100000))
+        seed = int(rng.integers(1000, 100000))
         return torch.from_numpy(formula(tuple(t.shape), "float32", seed)), \
             {"tensor": {"shape": list(t.shape), "dtype": "float32", "formula": seed}}
-    g = _grad_rng.uniform(-1, 1, size=tuple(t.shape)).astype(np.float32)
+    g = rng.uniform(-1, 1, size=tuple(t.shape)).astype(np.float32)
     return torch.from_numpy(g), {"tensor": encode(g)}
 
 
-def run_case(c: dict) -> dict:
-    want_grad = c.get("grad", False)
-    conv = [to_torch(a, want_grad) for a in c["args"]]
+def grad_spec(leaf):
+    if leaf is None:
+        return None
+    if isinstance(leaf, list):
+        return {"seq": [grad_spec(x) or {"value": None} for x in leaf]}
+    return output_spec(leaf.grad) if leaf.grad is not None else {"value": None}
+
+
+def call(c: dict, want_grad: bool, f64: bool):
+    """Run the case once: (output, leaves, [(outputs that need grad, upstream grads)])."""
+    conv = [to_torch(a, want_grad, f64) for a in c["args"]]
     args = [v for v, _ in conv]
     leaves = [leaf for _, leaf in conv]
     kwargs = {k: to_torch(v, False)[0] for k, v in c["kwargs"].items()}
     fn, call_args = resolve(c["fn"], args)
     if not callable(fn):  # a property such as Tensor.T
         fn, call_args = (lambda v: (lambda: v))(fn), []
+    return fn(*call_args, **kwargs), leaves
+
+
+def _dev(a32, a64):
+    """|float32 result - float64 result| where PyTorch's float32 result is measurably inexact."""
+    if not isinstance(a32, torch.Tensor) or not a32.dtype.is_floating_point or a64 is None:
+        return None
+    x = a32.detach().double().numpy()
+    y = a64.detach().double().numpy()
+    if x.shape != y.shape:
+        return None
+    with np.errstate(invalid="ignore"):
+        d = np.abs(x - y)
+    d = np.where(np.isfinite(d), d, 0.0)
+    if not (d > 1e-7 * np.abs(np.where(np.isfinite(y), y, 0.0)) + 1e-30).any():
+        return None
+    return d.astype(np.float32)
+
+
+def attach_dev(spec, d):
+    """Store d next to an output spec (sampled like the output when the output is sampled)."""
+    if d is None or "tensor" not in spec:
+        return
+    t = spec["tensor"]
+    if "sample_pos" in t:
+        t["sample_dev"] = encode(d.reshape(-1)[np.asarray(t["sample_pos"], dtype=np.int64)])
+        t["sum_dev"] = float(np.abs(d).sum())
+    else:
+        t["dev"] = encode(d)
+
+
+def run_case(c: dict, op: str) -> dict:
+    want_grad = c.get("grad", False)
+    rng = np.random.default_rng(zlib.crc32(f"{op}/{c['id']}".encode()))
     rec = {"id": c["id"], "fn": c["fn"], "args": [spec_of(a) for a in c["args"]],
            "kwargs": {k: spec_of(v) for k, v in c["kwargs"].items()}}
     try:
-        out = fn(*call_args, **kwargs)
+        out, leaves = call(c, want_grad, False)
     except Exception as e:  # PyTorch refuses: the replay must refuse with the same type
         rec["raises"] = type(e).__name__
         return rec
@@ -135,16 +197,92 @@ def run_case(c: dict) -> dict:
         rec["out"] = {"meta": [[list(t.shape), str(t.dtype).replace("torch.", "")] for t in flat_outputs(out)]}
         return rec
     rec["out"] = output_spec(out)
+    ups = []
     if want_grad:
         outs = [o for o in flat_outputs(out) if o.requires_grad]
         if not outs or not any(leaf is not None for leaf in leaves):
             raise ValueError(f"{c['fn']} [{c['id']}]: grad=True but nothing to differentiate")
-        ups = [upstream(o) for o in outs]
+        ups = [upstream(o, rng) for o in outs]
         torch.autograd.backward(outs, [u for u, _ in ups])
         rec["grad_out"] = [s for _, s in ups]
-        rec["grads"] = [None if leaf is None else (output_spec(leaf.grad) if leaf.grad is not None else {"value": None})
-                        for leaf in leaves]
+        rec["grads"] = [grad_spec(leaf) for leaf in leaves]
+    _add_devs(c, rec, out, leaves, ups, want_grad)
+    _add_scale(c, rec, op)
     return rec
+
+
+# ops whose outputs are sums of many terms: their float32 error is a few ulps of the sum of the
+# terms' magnitudes, which can be far above the result (cancellation); the generator stores that
+# scale (the op applied to |inputs|) and the replay allows a few ulps of it
+SUM_LIKE = {"sum", "mean", "cumsum", "scatter_add", "index_add", "matmul", "mm", "bmm", "mv", "dot", "addmm",
+            "baddbmm", "einsum"}
+
+
+class AbsBig:
+    """|values| of a Big input (for the scale run of SUM_LIKE ops)."""
+
+    def __init__(self, big):
+        self.big = big
+
+
+def _abs_arg(a):
+    if isinstance(a, V):
+        return V(_abs_arg(a.base), *a.steps)
+    if isinstance(a, np.ndarray) and a.dtype == np.float32:
+        return np.abs(a)
+    if isinstance(a, Big) and a.dtype == "float32":
+        return AbsBig(a)
+    if isinstance(a, (list, tuple)):
+        return type(a)(_abs_arg(x) for x in a)
+    return a
+
+
+def _add_scale(c, rec, op) -> None:
+    if op not in SUM_LIKE or "out" not in rec or "tensor" not in rec["out"]:
+        return
+    try:
+        ca = dict(c, args=[_abs_arg(a) for a in c["args"]], kwargs={k: (abs(v) if isinstance(v, float) else v)
+                                                                      for k, v in c["kwargs"].items()})
+        out, _ = call(ca, False, True)
+    except Exception:  # noqa: BLE001
+        return
+    if not isinstance(out, torch.Tensor) or not out.dtype.is_floating_point:
+        return
+    s = out.detach().abs().numpy().astype(np.float32)
+    t = rec["out"]["tensor"]
+    if "sample_pos" in t:
+        t["sample_scale"] = encode(s.reshape(-1)[np.asarray(t["sample_pos"], dtype=np.int64)])
+        t["sum_scale"] = float(s.astype(np.float64).sum())
+    else:
+        t["scale"] = encode(s)
+
+
+def _add_devs(c, rec, out, leaves, ups, want_grad) -> None:
+    """Run the case again in float64 and record where PyTorch's float32 result is inexact."""
+    try:
+        out64, leaves64 = call(c, want_grad, True)
+        if want_grad:
+            outs64 = [o for o in flat_outputs(out64) if o.requires_grad]
+            torch.autograd.backward(outs64, [u.double() if u.dtype == torch.float32 else u for u, _ in ups])
+    except Exception:  # noqa: BLE001 - no float64 reference for this case
+        return
+    o32, o64 = flat_outputs(out), flat_outputs(out64)
+    specs = [rec["out"]] if isinstance(out, torch.Tensor) else rec["out"].get("seq", [])
+    if len(o32) == len(o64) and len(specs) == len(o32):
+        for spec, a, b in zip(specs, o32, o64):
+            attach_dev(spec, _dev(a, b))
+    if want_grad:
+        def walk(spec, leaf, leaf64):
+            if spec is None or leaf is None or leaf64 is None:
+                return
+            if isinstance(leaf, list):
+                for s, l1, l2 in zip(spec["seq"], leaf, leaf64):
+                    walk(s, l1, l2)
+                return
+            if leaf.grad is not None and leaf64.grad is not None:
+                attach_dev(spec, _dev(leaf.grad, leaf64.grad))
+        for spec, leaf, leaf64 in zip(rec["grads"], leaves, leaves64):
+            walk(spec, leaf, leaf64)
 
 
 def main() -> None:
@@ -160,7 +298,7 @@ def main() -> None:
     for op, gen in sorted(GENERATORS.items()):
         if ns.ops and op not in ns.ops:
             continue
-        cases = [run_case(c) for c in gen()]
+        cases = [run_case(c, op) for c in gen()]
         ids = [c["id"] for c in cases]
         if len(set(ids)) != len(ids):
             raise ValueError(f"{op}: duplicate case ids {sorted(i for i in ids if ids.count(i) > 1)[:5]}")

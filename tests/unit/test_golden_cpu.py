@@ -35,3 +35,13 @@ REPRS = json.loads((GOLDEN / "reprs.json").read_text())["reprs"]
 def test_repr_matches_pytorch(expr, want):
     got = repr(eval(expr, {"torch": bw}))  # noqa: S307 - our own list of expressions
     assert got == want
+
+
+def test_bad_input_raises_pytorchs_exception_types_cpu():
+    import replay_errors
+    assert replay_errors.main(["--device", "cpu"]) == 0
+
+
+def test_autograd_scenarios_match_pytorch_cpu():
+    import replay_autograd
+    assert replay_autograd.main(["--device", "cpu"]) == 0

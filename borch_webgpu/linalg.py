@@ -1,0 +1,54 @@
+"""``torch.linalg``: vector and matrix norms (decompositions are not implemented)."""
+from __future__ import annotations
+
+import math
+
+from .ops.reduce import amax, amin, norm as _norm, sum as _sum
+from .tensor import Tensor, _wrap_dim
+
+__all__ = ["vector_norm", "matrix_norm", "norm"]
+
+
+def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """The vector ``ord``-norm over ``dim`` (all elements when None): 2, 1, inf, -inf, 0 or any number."""
+    if dtype is not None:
+        x = x.to(dtype)
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                           f"{'Long' if x.dtype.name == 'int64' else x.dtype.name.capitalize()}")
+    return _norm(x, float(ord), dim, keepdim)
+
+
+def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None) -> Tensor:
+    """Matrix norms over two dims: 'fro', 1 (max column sum), -1, inf (max row sum), -inf."""
+    if dtype is not None:
+        A = A.to(dtype)
+    if A.dim() < 2:
+        raise RuntimeError(f"linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    r, c = (_wrap_dim(d, A.dim(), "matrix_norm") for d in dim)
+    if ord == "fro":
+        return _norm(A, 2.0, [r, c], keepdim)
+    if ord in (1, -1, math.inf, -math.inf):
+        summed_dim, reduce_dim = (r, c) if ord in (1, -1) else (c, r)
+        s = _sum(A.abs(), summed_dim, keepdim=True)
+        out = (amax if ord > 0 else amin)(s, reduce_dim, keepdim=True)
+        if not keepdim:
+            out = out.squeeze([r, c])
+        return out
+    raise RuntimeError(f"linalg.matrix_norm: Order {ord} is not supported (nuclear and spectral norms need an SVD)")
+
+
+def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """``vector_norm`` for 1 dim (or all elements when ``ord`` is None), ``matrix_norm`` for 2 dims."""
+    if dim is not None:
+        dims = (dim,) if isinstance(dim, int) else tuple(dim)
+        if len(dims) == 2:
+            return matrix_norm(A, "fro" if ord is None else ord, dims, keepdim, dtype=dtype)
+        return vector_norm(A, 2 if ord is None else ord, dims, keepdim, dtype=dtype)
+    if ord is None:
+        return vector_norm(A, 2, None, keepdim, dtype=dtype)
+    if A.dim() == 2:
+        return matrix_norm(A, ord, (-2, -1), keepdim, dtype=dtype)
+    if A.dim() == 1:
+        return vector_norm(A, ord, None, keepdim, dtype=dtype)
+    raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D")
