@@ -79,10 +79,16 @@ def main() -> int:
         print("matmul: not available in this build")
 
     # memory in use must be flat over 10,000 ops that make and drop tensors
+    del a1, b1, a4, b4
+    x = y = None
     x = torch.rand(1024)
+    for _ in range(10):
+        y = x + 1
+        y = y * 2
+    del y
     sync()
     before = torch.webgpu.memory_allocated()
-    for _ in range(10000):
+    for _ in range(5000):
         y = x + 1
         y = y * 2
     del y

@@ -49,7 +49,9 @@ def common(C: str) -> str:
     arg = "f32(x)" if C == "f16" else "x"
     lo, hi = {"f32": ("-f32_inf()", "f32_inf()"), "f16": ("C(-f32_inf())", "C(f32_inf())"),
               "i32": ("i32(-2147483648)", "2147483647"), "u32": ("0u", "0xffffffffu")}[C]
+    below = {"f": "bitcast<u32>(f32(x)) > 0x80000000u && !is_nan(f32(x))", "i": "x < 0", "u": "false"}[kind]
     return (wgsl_file("common.wgsl") + f"fn nonzero(x: C) -> bool {{ return nonzero_{kind}({arg}); }}\n"
+            f"fn below_zero(x: C) -> bool {{ return {below}; }}\n"
             f"fn c_lowest() -> C {{ return {lo}; }}\nfn c_highest() -> C {{ return {hi}; }}\n")
 
 

@@ -8,6 +8,14 @@ fn is_finite(x: f32) -> bool { return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800
 // so they are built from uniform word 63, which no dispatch writes and is always 0.
 fn f32_nan() -> f32 { return bitcast<f32>(0x7fc00000u | pu(63u)); }
 fn f32_inf() -> f32 { return bitcast<f32>(0x7f800000u | pu(63u)); }
+// x unchanged, but opaque to the compiler: GPU compilers rewrite (1 + a) - 1 into a, which breaks
+// the error-compensation tricks below (seen on NVIDIA through Dawn)
+fn opaque(x: f32) -> f32 { return bitcast<f32>(bitcast<u32>(x) ^ pu(63u)); }
+// a / b that survives |b| > 2^126: GPUs divide by multiplying with 1/b, a subnormal they flush
+fn div_f(a: f32, b: f32) -> f32 {
+  if (abs(b) > 8.507059e37f) { return (a * 0.25f) / (b * 0.25f); }
+  return a / b;
+}
 fn nonzero_f(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) != 0u; }
 // the sign bit (true for -0.0 too) and copysign: compilers may fold 0 * x or x < 0 for zeros
 fn neg_bit(x: f32) -> bool { return (bitcast<u32>(x) & 0x80000000u) != 0u; }
@@ -15,12 +23,31 @@ fn copysign_f(r: f32, s: f32) -> f32 { return bitcast<f32>((bitcast<u32>(r) & 0x
 fn nonzero_i(x: i32) -> bool { return x != 0; }
 fn nonzero_u(x: u32) -> bool { return x != 0u; }
 
+// log(1 + x) for x in [sqrt(1/2) - 1, sqrt(2) - 1] (Cephes logf's polynomial): GPU log builtins
+// have an absolute error of about 2^-22 near 1, far from PyTorch's results there
+fn log1p_poly(x: f32) -> f32 {
+  let z = x * x;
+  var y = ((((((((7.0376836292e-2f * x - 1.1514610310e-1f) * x + 1.1676998740e-1f) * x - 1.2420140846e-1f) * x
+            + 1.4249322787e-1f) * x - 1.6668057665e-1f) * x + 2.0000714765e-1f) * x - 2.4999993993e-1f) * x
+            + 3.3333331174e-1f) * x * z;
+  y = y - 0.5f * z;
+  return x + y;
+}
+// natural log to about 1 ulp for positive normal numbers (Cephes logf)
+fn log_acc(a: f32) -> f32 {
+  let fe = frexp(a);
+  var x = fe.fract;
+  var e = f32(fe.exp);
+  if (x < 0.70710678118654752f) { e = e - 1.0f; x = x + x - 1.0f; } else { x = x - 1.0f; }
+  return log1p_poly(x) + (-2.12194440e-4f * e) + 0.693359375f * e;
+}
 fn log_f(a: f32) -> f32 {
   if (is_nan(a)) { return a; }
   if (a < 0.0f) { return f32_nan(); }
   if (a == 0.0f) { return -f32_inf(); }
   if (a == f32_inf()) { return a; }
-  return log(a);
+  if (a < 1.1754944e-38f) { return log(a); }
+  return log_acc(a);
 }
 
 // exp(x) - 1 without cancellation near 0 (Kahan's trick)
@@ -29,11 +56,11 @@ fn expm1_f(a: f32) -> f32 {
   if (a > 88.72284f) { return f32_inf(); }
   if (a < -20.0f) { return -1.0f; }
   if (abs(a) < 1e-5f) { return a + 0.5f * a * a; }
-  let u = exp(a);
+  let u = opaque(exp(a));
   if (u == 1.0f) { return a; }
   let um1 = u - 1.0f;
   if (um1 == -1.0f) { return -1.0f; }
-  return um1 * a / log(u);
+  return um1 * div_f(a, log_f(u));
 }
 
 fn tanh_f(a: f32) -> f32 {
@@ -59,13 +86,12 @@ fn sigmoid_f(a: f32) -> f32 {
 }
 
 fn log1p_f(a: f32) -> f32 {
-  let u = 1.0f + a;
-  if (u == 1.0f) { return a; }
-  return log(u) * (a / (u - 1.0f));
+  if (a > -0.29289321881f && a < 0.41421356237f) { return log1p_poly(a); }
+  return log_f(1.0f + a);
 }
 
 fn softplus_f(a: f32, beta: f32, threshold: f32) -> f32 {
-  if (a * beta > threshold) { return a; }
+  if (is_nan(a) || a * beta > threshold) { return a; }
   return log1p_f(exp(a * beta)) / beta;
 }
 
@@ -204,7 +230,7 @@ fn atan2_f(y: f32, x: f32) -> f32 {
   } else if (is_inf(x)) {
     if (xneg) { r = pi; } else { return copysign_f(0.0f, y); }
   } else {
-    r = atan_f(abs(y / x));
+    r = atan_f(abs(div_f(y, x)));
     if (xneg) { r = pi - r; }
   }
   return copysign_f(r, y);

@@ -12,21 +12,21 @@ fn op(a: C, b: C) -> R { return a - b; }
 fn op(a: C, b: C) -> R { return a * b; }
 
 //@op div
-fn op(a: C, b: C) -> R { return a / b; }
+fn op(a: C, b: C) -> R { return div_f(a, b); }
 
 //@op div_trunc_f
-fn op(a: C, b: C) -> R { return trunc(a / b); }
+fn op(a: C, b: C) -> R { return trunc(div_f(a, b)); }
 
 //@op div_floor_f
 fn op(a: C, b: C) -> R {
   // PyTorch's div_floor: based on fmod so that the quotient is exact where possible
   if (b == 0.0f) { return a / b; }
   let m = fmod_f(a, b);
-  var d = (a - m) / b;
+  var d = div_f(a - m, b);
   if (m != 0.0f && ((b < 0.0f) != (m < 0.0f))) { d = d - 1.0f; }
   if (d == 0.0f) {
     // copysign(0, a / b)
-    let q = a / b;
+    let q = div_f(a, b);
     return bitcast<f32>(bitcast<u32>(q) & 0x80000000u);
   }
   let f = floor(d);

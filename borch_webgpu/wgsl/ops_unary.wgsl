@@ -49,9 +49,7 @@ fn op(a: C) -> R {
   if (is_nan(a) || a == f32_inf()) { return a; }
   if (a < -1.0f) { return f32_nan(); }
   if (a == -1.0f) { return -f32_inf(); }
-  let u = 1.0f + a;
-  if (u == 1.0f) { return a; }
-  return log(u) * (a / (u - 1.0f));
+  return log1p_f(a);
 }
 
 //@op expm1
@@ -76,7 +74,7 @@ fn op(a: C) -> R {
 fn op(a: C) -> R { return a * a; }
 
 //@op reciprocal
-fn op(a: C) -> R { return C(1) / a; }
+fn op(a: C) -> R { return R(div_f(1.0f, f32(a))); }
 
 //@op sin
 fn op(a: C) -> R { return sin_f(a); }
@@ -128,7 +126,9 @@ fn op(a: C) -> R {
 fn op(a: C) -> R { return sigmoid_f(a); }
 
 //@op relu
-fn op(a: C) -> R { return select(a, C(0), a < C(0)); }
+// below zero by sign and magnitude: compilers turn select(a, 0, a < 0) into max(a, 0), which
+// loses relu(-0.0) = -0.0 and NaN
+fn op(a: C) -> R { return select(a, C(0), below_zero(a)); }
 
 //@op erf
 fn op(a: C) -> R { return erf_f(a); }

@@ -16,13 +16,17 @@ for _ in range(20):  # warm up: pipelines, pool, bind groups
     loss.backward()
     w.grad = None
 torch.webgpu.synchronize()
-st0, mem0, calls0 = torch.webgpu.stats(), torch.webgpu.memory_allocated(), _ffi.calls
-for _ in range(500):
+st0, calls0 = torch.webgpu.stats(), _ffi.calls
+mem = []
+for i in range(500):
     loss = ((x * w).sigmoid() - 0.5).pow(2).sum()
     loss.backward()
     w.grad = None
-torch.webgpu.synchronize()
-st1, mem1 = torch.webgpu.stats(), torch.webgpu.memory_allocated()
+    if i in (249, 499):  # the same point of the loop: memory in use must not grow
+        torch.webgpu.synchronize()
+        mem.append(torch.webgpu.memory_allocated())
+st1 = torch.webgpu.stats()
+mem0, mem1 = mem
 print(json.dumps({"mem0": mem0, "mem1": mem1, "buffers": st1["buffersCreated"] - st0["buffersCreated"],
                   "pipelines": st1["pipelines"] - st0["pipelines"],
                   "bindgroups": st1["bindGroupsCreated"] - st0["bindGroupsCreated"],

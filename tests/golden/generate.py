@@ -208,6 +208,7 @@ def run_case(c: dict, op: str) -> dict:
         rec["grads"] = [grad_spec(leaf) for leaf in leaves]
     _add_devs(c, rec, out, leaves, ups, want_grad)
     _add_scale(c, rec, op)
+    _add_grad_scale(c, rec, op, ups)
     return rec
 
 
@@ -255,6 +256,47 @@ def _add_scale(c, rec, op) -> None:
         t["sum_scale"] = float(s.astype(np.float64).sum())
     else:
         t["scale"] = encode(s)
+
+
+# elementwise ops: the gradient of a broadcast input is a sum over the broadcast dims of
+# g * d(out)/d(input); its scale is the same sum of |g * d(out)/d(input)|
+EW_GRAD = {"add", "sub", "mul", "div", "pow", "atan2", "maximum", "minimum", "fmax", "fmin", "lerp", "where", "clamp",
+           "remainder", "fmod", "masked_fill"}
+
+
+def _add_grad_scale(c, rec, op, ups) -> None:
+    if op not in EW_GRAD or "grads" not in rec or len(ups) != 1:
+        return
+    try:
+        conv = [to_torch(a, True, True) for a in c["args"]]
+        bases = [leaf for _, leaf in conv]
+        vals = [v for v, _ in conv]
+        shape = torch.broadcast_shapes(*[v.shape for v in vals if isinstance(v, torch.Tensor)])
+        full = [v.detach().expand(shape).clone().requires_grad_(True)
+                if isinstance(v, torch.Tensor) and v.dtype.is_floating_point else v for v in vals]
+        kwargs = {k: to_torch(v, False)[0] for k, v in c["kwargs"].items()}
+        fn, call_args = resolve(c["fn"], full)
+        out = fn(*call_args, **kwargs)
+        g = ups[0][0].double()
+        if tuple(out.shape) != tuple(g.shape):
+            return
+        out.backward(g)
+        for spec, base, v, f in zip(rec["grads"], bases, vals, full):
+            if spec is None or base is None or not isinstance(f, torch.Tensor) or f.grad is None \
+                    or "tensor" not in spec:
+                continue
+            (s,) = torch.autograd.grad(v.expand(shape), base, f.grad.abs(), retain_graph=True, allow_unused=True)
+            if s is None:
+                continue
+            s = s.detach().abs().numpy().astype(np.float32)
+            t = spec["tensor"]
+            if "sample_pos" in t:
+                t["sample_scale"] = encode(s.reshape(-1)[np.asarray(t["sample_pos"], dtype=np.int64)])
+                t["sum_scale"] = float(s.astype(np.float64).sum())
+            else:
+                t["scale"] = encode(s)
+    except Exception:  # noqa: BLE001 - no scale for this case
+        return
 
 
 def _add_devs(c, rec, out, leaves, ups, want_grad) -> None:

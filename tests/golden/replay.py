@@ -219,7 +219,7 @@ def main(argv=None) -> int:
     if device.type == "webgpu":
         info = bw.webgpu.adapter_info()
         kind = "software, CPU" if info["is_software"] else "GPU"
-        where += f", adapter {info['vendor']} / {info['architecture']} ({kind})"
+        where += f", adapter {info['vendor']} / {info['architecture'] or info['device']} ({kind})"
         st = bw.webgpu.stats()
         print(f"golden: pipelines created {st['pipelines']}, dispatches {st['dispatches']}, "
               f"flushes {st['flushes']}, bind groups {st['bindGroupsCreated']}")
