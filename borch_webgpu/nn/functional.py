@@ -1,10 +1,16 @@
-"""``torch.nn.functional``: activations, softmax and padding (layers and losses come with the nn issue)."""
+"""``torch.nn.functional``: every name comes from the op module that implements it."""
 from __future__ import annotations
 
+from ..ops.conv import *  # noqa: F401,F403 - conv1d, conv2d, conv_transpose2d
+from ..ops.nn_ops import *  # noqa: F401,F403 - linear, norms, dropout, embedding, attention, losses
+from ..ops.pooling import *  # noqa: F401,F403 - max/avg/adaptive pooling
 from ..ops.reduce import log_softmax, softmax
 from ..ops.shape import pad
 from ..ops.unary import (elu, gelu, hardsigmoid, hardswish, hardtanh, leaky_relu, mish, relu, relu6, selu, sigmoid,
                          silu, softplus, tanh)
+from ..ops.upsample import *  # noqa: F401,F403 - interpolate, upsample, pixel_shuffle
+from ..ops import conv as _conv, nn_ops as _nn_ops, pooling as _pooling, upsample as _upsample
 
 __all__ = ["elu", "gelu", "hardsigmoid", "hardswish", "hardtanh", "leaky_relu", "mish", "relu", "relu6", "selu",
-           "sigmoid", "silu", "softplus", "tanh", "softmax", "log_softmax", "pad"]
+           "sigmoid", "silu", "softplus", "tanh", "softmax", "log_softmax", "pad",
+           *_conv.__all__, *_nn_ops.__all__, *_pooling.__all__, *_upsample.__all__]
