@@ -1,0 +1,246 @@
+// Convolutions as implicit GEMM: the im2col matrix is never built; each tile loader computes the
+// address of every element it needs from the conv geometry in the uniform words. One skeleton
+// (block `gemm`) serves the three passes; a pass block supplies the operand loaders and the store:
+//   fwd     y[n, g*COG + co, oh, ow] = sum_{ci, kh, kw} w[g*COG + co, ci, kh, kw] * x[n, g*CG + ci, ih, iw]
+//           GEMM per group: M = COG (co), N = NB*OH*OW (output pixels), K = CG*KH*KW
+//   dgrad   dx = the transposed conv of dy (also conv_transpose2d's forward). A strided conv's
+//           input pixels fall into SH*SW phases (ih % SH, iw % SW); in one phase only the taps with
+//           (ih + PH - kh*DH) % SH == 0 contribute, so each phase is its own dense GEMM
+//           (one dispatch each): M = CG (ci), N = NB*HP*WP (the phase's pixels), K = COG*nkh*nkw
+//   wgrad   dw[g*COG + co, ci, kh, kw] = sum_{n, oh, ow} dy[n, g*COG + co, oh, ow] * x[n, g*CG + ci, ih, iw]
+//           M = COG, N = CG*KH*KW, K = NB*OH*OW: a long reduction and a small output, so K is split
+//           across workgroups (split s writes its partial sums to its own slab) and `wgrad_sum` adds them;
+//           the bias gradient is one more column of B, all ones.
+// ih = oh*SH - PH + kh*DH (the same for w). Index arithmetic is u32 and wraps, so a position left of
+// the padding becomes huge and one `< H` test rejects both sides. Accumulation is f32.
+//
+// Uniform words: 0 NB, 1 C, 2 H, 3 W (conv input), 4 CO, 5 OH, 6 OW (conv output), 7 KH, 8 KW,
+// 9 SH, 10 SW, 11 PH, 12 PW (top/left padding), 13 DH, 14 DW, 15 groups, 16 CG (= C / groups),
+// 17 COG (= CO / groups), 18 M, 19 N, 20 K, 21 tiles along M, 22 tiles along N, 23 splits,
+// 24 K chunk per split, 25 x offset, 26..29 x strides (n, c, h, w), 30 w offset (w is contiguous),
+// 31 dy offset, 32..35 dy strides, 36 bias offset, 37 bias stride, 38 wgrad: CG*KH*KW,
+// dgrad phase: 40 ph, 41 pw, 42 HP, 43 WP (rows and columns of the phase), 44 nkh, 45 nkw (taps),
+// 46 kh0, 47 kw0 (first tap), 48 khs, 49 kws (tap steps), 50 oh of (ih = ph, kh = kh0) (i32 bits),
+// 51 the same for ow, 52 change of oh per tap step (khs*DH/SH), 53 the same for ow.
+@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 16>;
+fn pu(i: u32) -> u32 { return P[i >> 2u][i & 3u]; }
+
+alias S = {{S}};
+
+//@op gemm
+// THREADS threads; thread (tx, ty) computes RM x RN blocks of 4 x 4 outputs: rows
+// m0 + i*4*TY + ty*4 + (0..3) and columns n0 + j*4*TX + tx*4 + (0..3), from BK-deep slices of the
+// A (BM x BK) and B (BK x BN) tiles held in workgroup memory. SETUP, LOAD and STASH are generated
+// (device/gpu_conv.py): on GPUs each thread loads its share of the next slices into registers while
+// the current ones are multiplied (LOAD); on SwiftShader STASH loads and stores in one go.
+const BM = {{BM}}u;
+const BN = {{BN}}u;
+const BK = {{BK}}u;
+const TX = {{TX}}u;
+const TY = {{TY}}u;
+// row pitch of the shared tiles in vec4s, padded by one against bank conflicts
+const PA = BM / 4u + 1u;
+const PB = BN / 4u + 1u;
+
+var<workgroup> As: array<vec4<f32>, BK * PA>;   // As[k * PA + m / 4][m % 4] = A[m0 + m, k0 + k]
+var<workgroup> Bs: array<vec4<f32>, BK * PB>;   // Bs[k * PB + n / 4][n % 4] = B[k0 + k, n0 + n]
+
+{{PASS}}
+
+@compute @workgroup_size({{THREADS}})
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
+  let M = pu(18u);
+  let N = pu(19u);
+  let tiles_n = pu(22u);
+  let per_g = pu(21u) * tiles_n;
+  let per_split = per_g * pu(15u);
+  let flat = wg.y * nwg.x + wg.x;
+  if (flat >= per_split * pu(23u)) { return; }
+  let split = flat / per_split;
+  let g = (flat % per_split) / per_g;
+  let t = flat % per_g;
+  let m0 = (t / tiles_n) * BM;
+  let n0 = (t % tiles_n) * BN;
+  let k_begin = split * pu(24u);
+  let k_end = min(pu(20u), k_begin + pu(24u));
+  let tx = li % TX;
+  let ty = li / TX;
+{{SETUP}}
+  var k0 = k_begin;
+{{LOAD}}
+{{ACC_DECL}}
+  loop {
+    if (k0 >= k_end) { break; }
+    workgroupBarrier();
+{{STASH}}
+    workgroupBarrier();
+    k0 += BK;
+    if (k0 < k_end) {
+{{LOAD}}
+    }
+    for (var kk = 0u; kk < BK; kk++) {
+{{FMA}}
+    }
+  }
+{{EMIT}}
+}
+
+fn emit4(g: u32, split: u32, m: u32, n: u32, v: vec4<f32>, M: u32, N: u32) {
+  if (m >= M) { return; }
+  for (var c = 0u; c < 4u; c++) {
+    if (n + c < N) { emit(g, split, m, n + c, v[c]); }
+  }
+}
+
+//@op fwd
+// A = w viewed as (CO, CG*KH*KW), B = im2col(x): B[(ci, kh, kw), (n, oh, ow)]
+@group(0) @binding(1) var<storage, read_write> out: array<S>;
+@group(0) @binding(2) var<storage, read> X: array<S>;
+@group(0) @binding(3) var<storage, read> Wt: array<S>;
+{{BIAS_DECL}}
+
+fn a_row(g: u32, m: u32) -> vec3<u32> { return vec3<u32>(pu(30u) + (g * pu(17u) + m) * pu(20u), 0u, 0u); }
+fn a_kinfo(k: u32) -> vec3<u32> { return vec3<u32>(k, 0u, 0u); }
+fn a_load(r: vec3<u32>, k: vec3<u32>, ok: bool) -> f32 { return select(0.0f, f32(Wt[select(0u, r.x + k.x, ok)]), ok); }
+
+// b_col/b_kinfo: .x the element offset of column / row (summed: the element), .y/.z its row/column
+fn b_col(g: u32, n: u32) -> vec3<u32> {
+  let ohw = pu(5u) * pu(6u);
+  let b = n / ohw;
+  let r = n % ohw;
+  let ih = (r / pu(6u)) * pu(9u) - pu(11u);
+  let iw = (r % pu(6u)) * pu(10u) - pu(12u);
+  return vec3<u32>(pu(25u) + b * pu(26u) + g * pu(16u) * pu(27u) + ih * pu(28u) + iw * pu(29u), ih, iw);
+}
+fn b_kinfo(k: u32) -> vec3<u32> {
+  let khw = pu(7u) * pu(8u);
+  let r = k % khw;
+  let dh = (r / pu(8u)) * pu(13u);
+  let dw = (r % pu(8u)) * pu(14u);
+  return vec3<u32>((k / khw) * pu(27u) + dh * pu(28u) + dw * pu(29u), dh, dw);
+}
+fn b_load(c: vec3<u32>, k: vec3<u32>, ok0: bool) -> f32 {
+  let ok = ok0 & (c.y + k.y < pu(2u)) & (c.z + k.z < pu(3u));
+  return select(0.0f, f32(X[select(0u, c.x + k.x, ok)]), ok);
+}
+
+fn emit(g: u32, split: u32, m: u32, n: u32, v: f32) {
+  let ohw = pu(5u) * pu(6u);
+  let co = g * pu(17u) + m;
+  out[(n / ohw) * pu(4u) * ohw + co * ohw + n % ohw] = S(v{{BIAS}});
+}
+
+//@op dgrad
+// A = w[g*COG + co, ci, kh, kw] as (CG, (co, taps of the phase)), B = dy gathered at the phase's taps
+@group(0) @binding(1) var<storage, read_write> out: array<S>;
+@group(0) @binding(2) var<storage, read> DY: array<S>;
+@group(0) @binding(3) var<storage, read> Wt: array<S>;
+
+fn a_row(g: u32, m: u32) -> vec3<u32> {
+  let khw = pu(7u) * pu(8u);
+  return vec3<u32>(pu(30u) + (g * pu(17u) * pu(16u) + m) * khw, 0u, 0u);
+}
+fn a_kinfo(k: u32) -> vec3<u32> {
+  let taps = pu(44u) * pu(45u);
+  let co = k / taps;
+  let r = k % taps;
+  let kh = pu(46u) + (r / pu(45u)) * pu(48u);
+  let kw = pu(47u) + (r % pu(45u)) * pu(49u);
+  return vec3<u32>(co * pu(16u) * pu(7u) * pu(8u) + kh * pu(8u) + kw, 0u, 0u);
+}
+fn a_load(r: vec3<u32>, k: vec3<u32>, ok: bool) -> f32 { return select(0.0f, f32(Wt[select(0u, r.x + k.x, ok)]), ok); }
+
+// .x element offsets (summed: the element), .y/.z the output row/column before the tap's shift
+fn b_col(g: u32, n: u32) -> vec3<u32> {
+  let pix = pu(42u) * pu(43u);
+  let b = n / pix;
+  let r = n % pix;
+  let oh = r / pu(43u) + pu(50u);
+  let ow = r % pu(43u) + pu(51u);
+  return vec3<u32>(pu(31u) + b * pu(32u) + g * pu(17u) * pu(33u) + oh * pu(34u) + ow * pu(35u), oh, ow);
+}
+fn b_kinfo(k: u32) -> vec3<u32> {
+  let taps = pu(44u) * pu(45u);
+  let r = k % taps;
+  let sh = (r / pu(45u)) * pu(52u);
+  let sw = (r % pu(45u)) * pu(53u);
+  return vec3<u32>((k / taps) * pu(33u) - sh * pu(34u) - sw * pu(35u), sh, sw);
+}
+fn b_load(c: vec3<u32>, k: vec3<u32>, ok0: bool) -> f32 {
+  let ok = ok0 & (c.y - k.y < pu(5u)) & (c.z - k.z < pu(6u));
+  return select(0.0f, f32(DY[select(0u, c.x + k.x, ok)]), ok);
+}
+
+fn emit(g: u32, split: u32, m: u32, n: u32, v: f32) {
+  let pix = pu(42u) * pu(43u);
+  let b = n / pix;
+  let r = n % pix;
+  let ih = pu(40u) + (r / pu(43u)) * pu(9u);
+  let iw = pu(41u) + (r % pu(43u)) * pu(10u);
+  out[((b * pu(1u) + g * pu(16u) + m) * pu(2u) + ih) * pu(3u) + iw] = S(v);
+}
+
+//@op wgrad
+// A = dy as (COG, (n, oh, ow)), B = im2col(x) transposed: B[(n, oh, ow), (ci, kh, kw)], plus a column
+// of ones when the bias gradient is fused in (word 38: CG*KH*KW; N is one more); split s of the
+// reduction writes part[s, g*COG + co, column]
+@group(0) @binding(1) var<storage, read_write> out: array<f32>;
+@group(0) @binding(2) var<storage, read> DY: array<S>;
+@group(0) @binding(3) var<storage, read> X: array<S>;
+
+fn a_row(g: u32, m: u32) -> vec3<u32> { return vec3<u32>(pu(31u) + (g * pu(17u) + m) * pu(33u), 0u, 0u); }
+fn a_kinfo(k: u32) -> vec3<u32> {
+  let ohw = pu(5u) * pu(6u);
+  let r = k % ohw;
+  return vec3<u32>((k / ohw) * pu(32u) + (r / pu(6u)) * pu(34u) + (r % pu(6u)) * pu(35u), 0u, 0u);
+}
+fn a_load(r: vec3<u32>, k: vec3<u32>, ok: bool) -> f32 { return select(0.0f, f32(DY[select(0u, r.x + k.x, ok)]), ok); }
+
+// .w = 1: the column of ones (the bias gradient)
+fn b_col(g: u32, n: u32) -> vec4<u32> {
+  let khw = pu(7u) * pu(8u);
+  let r = n % khw;
+  let dh = (r / pu(8u)) * pu(13u) - pu(11u);
+  let dw = (r % pu(8u)) * pu(14u) - pu(12u);
+  return vec4<u32>(pu(25u) + (g * pu(16u) + n / khw) * pu(27u) + dh * pu(28u) + dw * pu(29u), dh, dw,
+                   select(0u, 1u, n >= pu(38u)));
+}
+fn b_kinfo(k: u32) -> vec3<u32> {
+  let ohw = pu(5u) * pu(6u);
+  let r = k % ohw;
+  let ih = (r / pu(6u)) * pu(9u);
+  let iw = (r % pu(6u)) * pu(10u);
+  return vec3<u32>((k / ohw) * pu(26u) + ih * pu(28u) + iw * pu(29u), ih, iw);
+}
+fn b_load(c: vec4<u32>, k: vec3<u32>, ok0: bool) -> f32 {
+  let ok = ok0 & (c.y + k.y < pu(2u)) & (c.z + k.z < pu(3u)) & (c.w == 0u);
+  return select(select(0.0f, f32(X[select(0u, c.x + k.x, ok)]), ok), 1.0f, ok0 & (c.w == 1u));
+}
+
+fn emit(g: u32, split: u32, m: u32, n: u32, v: f32) {
+  let total = pu(4u) * pu(19u);
+  out[split * total + (g * pu(17u) + m) * pu(19u) + n] = v;
+}
+
+//@op wgrad_sum
+// the sum over splits s of part[s, co, column], one thread per (co, column): columns below word 38
+// are dw[co, column], the last one (with BIAS) is db[co]
+@group(0) @binding(1) var<storage, read_write> out: array<S>;
+@group(0) @binding(2) var<storage, read> part: array<f32>;
+{{BIAS_DECL}}
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
+  let i = (wg.y * nwg.x + wg.x) * 256u + li;
+  let N = pu(19u);
+  let total = pu(4u) * N;
+  if (i >= total) { return; }
+  var acc = 0.0f;
+  for (var s = 0u; s < pu(23u); s++) { acc += part[s * total + i]; }
+  let co = i / N;
+  let n = i % N;
+  if (n < pu(38u)) { out[co * pu(38u) + n] = S(acc); }
+  {{BIAS_STORE}}
+}
