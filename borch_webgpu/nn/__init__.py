@@ -1,4 +1,9 @@
-"""``torch.nn``: for now the functional interface (``nn.functional``); modules come with the nn issue."""
-from . import functional
+"""``torch.nn``: Module and the layers, containers and losses, ``Parameter``, ``functional``, ``init``
+and ``utils``, with PyTorch's names, signatures, defaults and ``repr``."""
+from . import functional, init
+from .parameter import Buffer, Parameter
+from .modules import *  # noqa: F401,F403 - every layer class
+from .modules import __all__ as _modules_all
+from . import utils
 
-__all__ = ["functional"]
+__all__ = ["functional", "init", "utils", "Parameter", "Buffer", *_modules_all]

@@ -1,0 +1,22 @@
+"""``torch.nn.modules``: Module, the containers and the layers, one file per family."""
+from .module import Module
+from .container import ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential
+from .activation import (ELU, GELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSoftmax, Mish, ReLU, ReLU6,
+                         Sigmoid, SiLU, Softmax, Softplus, Tanh)
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
+from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
+from .dropout import Dropout, Dropout1d, Dropout2d
+from .flatten import Flatten, Unflatten
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d
+from .linear import Bilinear, Identity, Linear
+from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
+                   SmoothL1Loss)
+from .normalization import GroupNorm, LayerNorm
+from .pixelshuffle import PixelShuffle, PixelUnshuffle
+from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d,
+                      AvgPool2d, MaxPool1d, MaxPool2d)
+from .sparse import Embedding
+from .transformer import MultiheadAttention, TransformerEncoder, TransformerEncoderLayer
+from .upsampling import Upsample
+
+__all__ = [name for name in dir() if not name.startswith("_") and name[0].isupper()]

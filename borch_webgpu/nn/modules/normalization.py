@@ -1,0 +1,97 @@
+"""``LayerNorm`` and ``GroupNorm``."""
+from __future__ import annotations
+
+import numbers
+
+from ...ops.creation import empty
+from ...tensor import Tensor
+from .. import functional as F, init
+from ..parameter import Parameter
+from .module import Module
+
+__all__ = ["LayerNorm", "GroupNorm"]
+
+
+class LayerNorm(Module):
+    """Normalise over the last dims (``normalized_shape``), then scale and shift elementwise
+    (weight ones, bias zeros, when ``elementwise_affine``).
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> ln = torch.nn.LayerNorm(10)
+        >>> ln(torch.randn(20, 5, 10)).shape
+        torch.Size([20, 5, 10])
+        >>> ln
+        LayerNorm((10,), eps=1e-05, elementwise_affine=True, bias=True)
+    """
+
+    def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True, bias: bool = True,
+                 device=None, dtype=None) -> None:
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        self.normalized_shape = tuple(normalized_shape)
+        self.eps = eps
+        self.elementwise_affine = elementwise_affine
+        if self.elementwise_affine:
+            self.weight = Parameter(empty(self.normalized_shape, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(empty(self.normalized_shape, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return ("{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}, "
+                "bias={use_bias}".format(**self.__dict__, use_bias=self.bias is not None))
+
+
+class GroupNorm(Module):
+    """Split the channels into ``num_groups`` groups and normalise each group of each sample
+    (per-channel weight ones and bias zeros when ``affine``)."""
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5, affine: bool = True, device=None,
+                 dtype=None, *, bias: bool = True) -> None:
+        super().__init__()
+        if num_channels % num_groups != 0:
+            raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
+        self.num_groups = num_groups
+        self.num_channels = num_channels
+        self.eps = eps
+        self.affine = affine
+        if self.affine:
+            self.weight = Parameter(empty(num_channels, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(empty(num_channels, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.affine:
+            init.ones_(self.weight)
+            if self.bias is not None:
+                init.zeros_(self.bias)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self) -> str:
+        return ("{num_groups}, {num_channels}, eps={eps}, affine={affine}, "
+                "bias={use_bias}".format(**self.__dict__, use_bias=self.bias is not None))

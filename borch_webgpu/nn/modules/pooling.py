@@ -1,0 +1,149 @@
+"""Pooling modules over ``F.max_pool*``, ``F.avg_pool*`` and ``F.adaptive_*``, with PyTorch's ``repr``."""
+from __future__ import annotations
+
+from ...tensor import Tensor
+from .. import functional as F
+from .module import Module
+
+__all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+           "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
+
+
+def _single(x):
+    return tuple(x) if isinstance(x, (list, tuple)) else (x,)
+
+
+class _MaxPoolNd(Module):
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices: bool = False,
+                 ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if (stride is not None) else kernel_size
+        self.padding = padding
+        self.dilation = dilation
+        self.return_indices = return_indices
+        self.ceil_mode = ceil_mode
+
+    def extra_repr(self) -> str:
+        return ("kernel_size={kernel_size}, stride={stride}, padding={padding}, dilation={dilation}, "
+                "ceil_mode={ceil_mode}".format(**self.__dict__))
+
+
+class MaxPool1d(_MaxPoolNd):
+    """Max over windows of (N, C, L) inputs; ``return_indices`` also returns where each max was."""
+
+    def forward(self, input: Tensor):
+        return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class MaxPool2d(_MaxPoolNd):
+    """Max over windows of (N, C, H, W) inputs; ``return_indices`` also returns where each max was.
+
+    Example::
+
+        >>> from borch_webgpu import nn
+        >>> nn.MaxPool2d(3, stride=2)
+        MaxPool2d(kernel_size=3, stride=2, padding=0, dilation=1, ceil_mode=False)
+    """
+
+    def forward(self, input: Tensor):
+        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class _AvgPoolNd(Module):
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool1d(_AvgPoolNd):
+    """Mean over windows of (N, C, L) inputs."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+                 count_include_pad: bool = True) -> None:
+        super().__init__()
+        self.kernel_size = _single(kernel_size)
+        self.stride = _single(stride if stride is not None else kernel_size)
+        self.padding = _single(padding)
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
+
+
+class AvgPool2d(_AvgPoolNd):
+    """Mean over windows of (N, C, H, W) inputs (``divisor_override`` replaces the window size)."""
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False, count_include_pad: bool = True,
+                 divisor_override: int | None = None) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if (stride is not None) else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+
+class _AdaptivePoolNd(Module):
+    def __init__(self, output_size) -> None:
+        super().__init__()
+        self.output_size = output_size
+
+    def extra_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool1d(_AdaptivePoolNd):
+    """Mean over windows chosen so that the output length is ``output_size``."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+
+class AdaptiveAvgPool2d(_AdaptivePoolNd):
+    """Mean over windows chosen so that the output is ``output_size`` (an int, a pair, None keeps a dim).
+
+    Example::
+
+        >>> from borch_webgpu import nn
+        >>> nn.AdaptiveAvgPool2d((1, 1))
+        AdaptiveAvgPool2d(output_size=(1, 1))
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class _AdaptiveMaxPoolNd(_AdaptivePoolNd):
+    def __init__(self, output_size, return_indices: bool = False) -> None:
+        super().__init__(output_size)
+        self.return_indices = return_indices
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
+    """Max over windows chosen so that the output length is ``output_size``."""
+
+    def forward(self, input: Tensor):
+        fn = getattr(F, "adaptive_max_pool1d", None)
+        if fn is not None:
+            return fn(input, self.output_size, self.return_indices)
+        # as a 2-D adaptive max pool over (N, C, 1, L)
+        out = F.adaptive_max_pool2d(input.unsqueeze(-2), (1, self.output_size), self.return_indices)
+        if self.return_indices:
+            return out[0].squeeze(-2), out[1].squeeze(-2)
+        return out.squeeze(-2)
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
+    """Max over windows chosen so that the output is ``output_size``."""
+
+    def forward(self, input: Tensor):
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
