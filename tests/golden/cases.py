@@ -289,6 +289,7 @@ REPR_EXPRS = [
 import cases_binary  # noqa: E402
 import cases_creation  # noqa: E402,F401
 import cases_linalg  # noqa: E402,F401
+import cases_nn  # noqa: E402,F401
 import cases_reduce  # noqa: E402
 import cases_shape  # noqa: E402,F401
 import cases_unary  # noqa: E402,F401

@@ -1,7 +1,7 @@
 """Write the frozen golden cases from real PyTorch (CPU): ``python tests/golden/generate.py [op ...]``.
 
 Needs ``pip install torch==2.13.0`` (the CPU build on this machine's disk). Writes
-tests/golden/cases/<op>.json and tests/golden/reprs.json; commit them. CI does not need torch:
+tests/golden/cases/<op>.json.gz and tests/golden/reprs.json; commit them. CI does not need torch:
 it replays these files.
 
 Each case also runs in float64; where PyTorch's float32 result is measurably off the float64 one
@@ -24,6 +24,7 @@ sys.path.insert(0, str(HERE))
 import torch  # noqa: E402
 
 from cases import GENERATORS, REPR_EXPRS, Big, V  # noqa: E402
+import casefile  # noqa: E402
 from golden_io import encode, encode_output, formula  # noqa: E402
 
 DTYPES = {"float32": torch.float32, "int64": torch.int64, "int32": torch.int32, "bool": torch.bool,
@@ -93,9 +94,18 @@ def _setitem(x, key, value):
     return y
 
 
+def _bn_train(x, rm, rv, w=None, b=None, momentum=0.1, eps=1e-5):
+    """batch_norm in training mode on copies of the running stats: (out, updated running_mean, updated running_var)."""
+    rm, rv = rm.detach().clone(), rv.detach().clone()
+    out = torch.nn.functional.batch_norm(x, rm, rv, w, b, training=True, momentum=momentum, eps=eps)
+    return out, rm, rv
+
+
 def resolve(name: str, args):
     if name == "_setitem":  # a golden-only name: see _setitem
         return _setitem, args
+    if name == "_bn_train":  # a golden-only name: see _bn_train
+        return _bn_train, args
     if name.startswith("Tensor."):
         return getattr(args[0], name.split(".", 1)[1]), args[1:]
     obj = torch
@@ -216,7 +226,8 @@ def run_case(c: dict, op: str) -> dict:
 # terms' magnitudes, which can be far above the result (cancellation); the generator stores that
 # scale (the op applied to |inputs|) and the replay allows a few ulps of it
 SUM_LIKE = {"sum", "mean", "cumsum", "scatter_add", "index_add", "matmul", "mm", "bmm", "mv", "dot", "addmm",
-            "baddbmm", "einsum"}
+            "baddbmm", "einsum", "conv1d", "conv2d", "conv_transpose2d", "linear", "bilinear", "avg_pool1d",
+            "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "interpolate"}
 
 
 class AbsBig:
@@ -345,7 +356,7 @@ def main() -> None:
         if len(set(ids)) != len(ids):
             raise ValueError(f"{op}: duplicate case ids {sorted(i for i in ids if ids.count(i) > 1)[:5]}")
         doc = {"op": op, "torch": torch.__version__, "cases": cases}
-        (outdir / f"{op}.json").write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+        casefile.write(casefile.path(op, outdir), doc)
         total += len(cases)
         print(f"{op}: {len(cases)} cases")
     print(f"{total} cases written to {outdir}")

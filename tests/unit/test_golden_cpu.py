@@ -10,14 +10,15 @@ import pytest
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 sys.path.insert(0, str(GOLDEN))
 
+import casefile  # noqa: E402
 import replay  # noqa: E402
 
 import borch_webgpu as bw  # noqa: E402
 
 
 def _cases():
-    for f in sorted((GOLDEN / "cases").glob("*.json")):
-        doc = json.loads(f.read_text())
+    for f in casefile.files():
+        doc = casefile.read(f)
         for c in doc["cases"]:
             yield pytest.param(doc["op"], c, id=f"{doc['op']}-{c['id']}")
 
@@ -45,3 +46,8 @@ def test_bad_input_raises_pytorchs_exception_types_cpu():
 def test_autograd_scenarios_match_pytorch_cpu():
     import replay_autograd
     assert replay_autograd.main(["--device", "cpu"]) == 0
+
+
+def test_training_trajectory_follows_pytorch_cpu():
+    import replay_training
+    assert replay_training.main(["--device", "cpu"]) == 0

@@ -13,6 +13,7 @@ import borch_webgpu  # noqa: E402,F401 - fills the registry
 from borch_webgpu.device import kernels  # noqa: E402
 from borch_webgpu.ops._registry import REGISTRY  # noqa: E402
 
+import casefile  # noqa: E402
 from cases import GENERATORS  # noqa: E402
 
 
@@ -33,7 +34,7 @@ def test_internal_kernels_name_a_public_op():
 
 
 def test_every_golden_file_is_up_to_date_with_the_generators():
-    on_disk = {p.stem for p in (GOLDEN / "cases").glob("*.json")}
+    on_disk = {casefile.op_name(p) for p in casefile.files()}
     assert on_disk == set(GENERATORS), "run python tests/golden/generate.py (needs torch==2.13.0)"
 
 
