@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -86,3 +85,27 @@ def pytest_terminal_summary(terminalreporter):
 def summary_line():
     """Call it with a line to print at the end of the run (figures the tests measured)."""
     return lambda line: _session_info.setdefault("lines", []).append(line)
+
+
+@pytest.fixture(scope="session")
+def replay_on_webgpu(browser, summary_line):
+    """Run one of tests/golden's replay scripts on WebGPU in the browser (tests/golden mounted) and
+    assert that its last line starting with ``prefix`` reports ``0 failed``."""
+    from borch_webgpu.run import mount_list
+
+    golden = Path(__file__).resolve().parent / "golden"
+
+    def run(script: str, prefix: str) -> None:
+        cwd = os.getcwd()
+        os.chdir(golden.parents[1])
+        try:
+            browser.sess.mount(mount_list(["tests/golden"]))
+            code, out, err = browser.run_file(golden / script, ["--device", "webgpu"], timeout_s=1800)
+        finally:
+            os.chdir(cwd)
+        last = [line for line in out.splitlines() if line.startswith(prefix)]
+        summary_line("webgpu " + " / ".join(last))
+        assert code == 0, out[-6000:] + err[-3000:]
+        assert last and " 0 failed" in last[-1]
+
+    return run

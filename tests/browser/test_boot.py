@@ -1,11 +1,7 @@
 """Boot, adapter judgement, and the elementwise goldens on WebGPU in real Chromium."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from borch_webgpu.webgpu import is_software
-
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
 def test_boot_reports_adapter_honestly(browser, summary_line):
@@ -40,34 +36,17 @@ print(torch.arange(5) + 1, torch.tensor([True, False]).tolist())
     assert "tensor([1, 2, 3, 4, 5]) [True, False]" in out
 
 
-def _replay_on_webgpu(browser, script: str, prefix: str, summary_line):
-    from borch_webgpu.run import mount_list
-    import os
-
-    cwd = os.getcwd()
-    os.chdir(GOLDEN.parents[1])
-    try:
-        browser.sess.mount(mount_list(["tests/golden"]))
-        code, out, err = browser.run_file(GOLDEN / script, ["--device", "webgpu"], timeout_s=1800)
-    finally:
-        os.chdir(cwd)
-    last = [line for line in out.splitlines() if line.startswith(prefix)]
-    summary_line("webgpu " + " / ".join(last))
-    assert code == 0, out[-6000:] + err[-3000:]
-    assert last and " 0 failed" in last[-1]
-
-
-def test_golden_suite_on_webgpu(browser, summary_line):
+def test_golden_suite_on_webgpu(replay_on_webgpu):
     """Every frozen PyTorch case, forward and backward, replayed on WebGPU in Chromium."""
-    _replay_on_webgpu(browser, "replay.py", "golden:", summary_line)
+    replay_on_webgpu("replay.py", "golden:")
 
 
-def test_bad_input_raises_pytorchs_exception_types_on_webgpu(browser, summary_line):
-    _replay_on_webgpu(browser, "replay_errors.py", "errors:", summary_line)
+def test_bad_input_raises_pytorchs_exception_types_on_webgpu(replay_on_webgpu):
+    replay_on_webgpu("replay_errors.py", "errors:")
 
 
-def test_autograd_scenarios_match_pytorch_on_webgpu(browser, summary_line):
-    _replay_on_webgpu(browser, "replay_autograd.py", "autograd:", summary_line)
+def test_autograd_scenarios_match_pytorch_on_webgpu(replay_on_webgpu):
+    replay_on_webgpu("replay_autograd.py", "autograd:")
 
 
 def test_blocking_read_where_the_browser_cannot_block_says_what_to_do(browser):

@@ -1,0 +1,167 @@
+"""``torch.optim`` on the cpu device: the frozen PyTorch scenarios (trajectories, state_dicts,
+learning-rate schedules, exceptions, signatures) and behaviour that a scenario cannot record."""
+from __future__ import annotations
+
+import inspect
+import json
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+sys.path.insert(0, str(GOLDEN))
+
+import optim_cases  # noqa: E402
+import replay_optim  # noqa: E402
+
+import borch_webgpu as bw  # noqa: E402
+
+DOC = json.loads((GOLDEN / "optim.json").read_text())
+optim = bw.optim
+
+
+def test_golden_file_matches_the_cases():
+    """optim.json must be regenerated (generate_optim.py) whenever optim_cases.py changes."""
+    assert DOC["prelude"] == optim_cases.PRELUDE
+    assert [[n, s] for n, s, _ in DOC["cases"]] == [list(c) for c in optim_cases.OPTIM_SNIPPETS]
+    assert [[n, s] for n, s, _ in DOC["errors"]] == [list(c) for c in optim_cases.OPTIM_ERRORS]
+
+
+@pytest.mark.parametrize("name,snippet,want", DOC["cases"], ids=[c[0] for c in DOC["cases"]])
+def test_scenario_matches_pytorch(name, snippet, want):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        errs = replay_optim.run_case(DOC["prelude"], snippet, want, "cpu")
+    assert not errs, "; ".join(errs)
+
+
+@pytest.mark.parametrize("name,snippet,want", DOC["errors"], ids=[c[0] for c in DOC["errors"]])
+def test_bad_input_raises_pytorchs_exception(name, snippet, want):
+    err = replay_optim.run_error(snippet, want, "cpu")
+    assert err is None, err
+
+
+def _ours(path: str):
+    obj = optim
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj.__init__ if inspect.isclass(obj) else obj
+
+
+@pytest.mark.parametrize("path", list(DOC["signatures"]))
+def test_signature_matches_pytorch(path):
+    got = [[p.name, p.kind.name, None if p.default is p.empty else repr(p.default)]
+           for p in inspect.signature(_ours(path)).parameters.values()]
+    assert got == DOC["signatures"][path]
+
+
+def test_replay_script_on_cpu():
+    assert replay_optim.main(["--device", "cpu"]) == 0
+
+
+# ---- behaviour the scenarios cannot record -------------------------------------------------------
+def _param(values=(1.0, -2.0)):
+    return bw.tensor(list(values), device="cpu", requires_grad=True)
+
+
+def test_duplicate_parameters_in_a_group_warn_like_pytorch():
+    a = _param()
+    with pytest.warns(UserWarning, match="optimizer contains a parameter group with duplicate parameters"):
+        optim.SGD([a, a], lr=0.1)
+
+
+def test_scheduler_stepped_before_optimizer_warns_like_pytorch():
+    opt = optim.SGD([_param()], lr=0.1)
+    sched = optim.lr_scheduler.StepLR(opt, 2)
+    with pytest.warns(UserWarning, match="Detected call of `lr_scheduler.step\\(\\)` before `optimizer.step\\(\\)`"):
+        sched.step()
+
+
+def test_step_pre_hook_must_return_none_or_args():
+    opt = optim.SGD([_param()], lr=0.1)
+    opt.register_step_pre_hook(lambda o, args, kwargs: 5)
+    with pytest.raises(RuntimeError, match="must return None or a tuple of \\(new_args, new_kwargs\\)"):
+        opt.step()
+
+
+def test_global_step_hooks_and_custom_optimizer_subclass():
+    from borch_webgpu.optim.optimizer import register_optimizer_step_post_hook
+
+    class Halve(optim.Optimizer):
+        def __init__(self, params):
+            super().__init__(params, {})
+
+        @bw.no_grad()
+        def step(self, closure=None):
+            for g in self.param_groups:
+                for p in g["params"]:
+                    p.mul_(0.5)
+
+    calls = []
+    h = register_optimizer_step_post_hook(lambda o, a, k: calls.append(type(o).__name__))
+    try:
+        a = _param()
+        Halve([a]).step()
+        optim.SGD([a], lr=0.1).step()
+    finally:
+        h.remove()
+    assert calls == ["Halve", "SGD"]
+    assert a.tolist() == [0.5, -1.0]
+
+
+def test_update_keeps_parameter_storage_and_bumps_its_version():
+    a = _param()
+    view = a.detach()
+    v0 = a._version
+    opt = optim.Adam([a], lr=0.1)
+    (a * a).sum().backward()
+    opt.step()
+    assert view.tolist() == a.detach().tolist() != [1.0, -2.0]  # written in place, through the same memory
+    assert a._version > v0 and a.is_leaf and a.grad_fn is None
+
+
+def test_step_runs_under_no_grad_and_closure_under_grad():
+    a = _param()
+    opt = optim.SGD([a], lr=0.1, momentum=0.9)
+
+    def closure():
+        assert bw.is_grad_enabled()
+        opt.zero_grad()
+        loss = (a * a).sum()
+        loss.backward()
+        return loss
+
+    loss = opt.step(closure)
+    assert loss.requires_grad and bw.is_grad_enabled()
+    assert not opt.state[a]["momentum_buffer"].requires_grad
+
+
+def test_state_dict_tensors_are_the_live_state():
+    a = _param()
+    opt = optim.Adam([a], lr=0.1)
+    (a * a).sum().backward()
+    opt.step()
+    sd = opt.state_dict()
+    assert sd["state"][0]["exp_avg"] is opt.state[a]["exp_avg"]
+    assert sd["state"][0]["step"].device.type == "cpu" and sd["state"][0]["step"].dim() == 0
+
+
+def test_lr_scheduler_module_names():
+    names = ["LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR", "ExponentialLR",
+             "SequentialLR", "CosineAnnealingLR", "ChainedScheduler", "ReduceLROnPlateau", "CyclicLR",
+             "CosineAnnealingWarmRestarts", "OneCycleLR", "PolynomialLR", "LRScheduler"]
+    assert sorted(optim.lr_scheduler.__all__) == sorted(names)
+    assert bw.optim.lr_scheduler is sys.modules["borch_webgpu.optim.lr_scheduler"]
+
+
+@pytest.mark.parametrize("module", ["", ".optimizer", ".sgd", ".adam", ".adamw", ".rmsprop", ".adagrad",
+                                    ".lr_scheduler"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    mod = importlib.import_module("borch_webgpu.optim" + module)
+    result = doctest.testmod(mod, extraglobs={"torch": bw}, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
