@@ -27,8 +27,9 @@ from .ops.views import (chunk, flatten, movedim, narrow, permute, reshape, selec
 from .ops.memory import clone
 from .ops.reduce import (all, amax, amin, any, argmax, argmin, count_nonzero, log_softmax, logsumexp, max, mean,  # noqa: A004
                          min, norm, prod, softmax, std, std_mean, sum, var, var_mean)
-from .ops.indexing import (argwhere, gather, index_add, index_put, index_select, masked_fill, masked_select, nonzero,
-                           scatter, scatter_add, take, tril, triu)
+from .ops.indexing import (argwhere, gather, index_add, index_select, masked_fill, masked_select, nonzero, scatter,
+                           scatter_add, take, tril, triu)
+from .ops.subscript import index_put
 from .ops.shape import cat, concat, concatenate, flip, fliplr, flipud, hstack, roll, stack, tile, vstack
 from .ops.creation import eye, linspace
 from .ops.random import (Generator, bernoulli, default_generator, get_rng_state, initial_seed, manual_seed,
@@ -37,6 +38,19 @@ from .ops.random import (Generator, bernoulli, default_generator, get_rng_state,
 from .ops.linalg import addmm, baddbmm, bmm, dot, einsum, ger, matmul, mm, mv, outer
 from .ops.scan_sort import argsort, cumprod, cumsum, msort, sort, topk
 from .ops.unary import selu
-from . import linalg, nn, webgpu
+from .serialization import load, save
+from ._scope import keep, scope
+from ._log import logged, set_log_sink
+from ._log import log_dispatch as log
+from . import cuda, linalg, nn, utils, webgpu
+from . import optim
+
+
+def __getattr__(name: str):
+    # borchvision loads on first use (it is torchvision's counterpart, not part of torch's namespace)
+    if name == "vision":
+        import importlib
+        return importlib.import_module(".vision", __name__)
+    raise AttributeError(f"module 'borch_webgpu' has no attribute {name!r}")
 
 __all__ = [name for name in dir() if not name.startswith("_") or name == "__version__"]

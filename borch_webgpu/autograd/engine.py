@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .graph import AccumulateGrad, Node, edge_of
-from .grad_mode import STATE, set_grad_enabled
+from .grad_mode import set_grad_enabled
 
 __all__ = ["backward", "grad"]
 
@@ -180,11 +180,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
          materialize_grads: bool = False):
     """The gradients of ``outputs`` with respect to ``inputs`` (returned, not accumulated)."""
     outputs = _as_list(outputs)
-    single = not isinstance(inputs, (list, tuple))
     inputs = _as_list(inputs)
     for i, t in enumerate(inputs):
         if not (t._requires_grad or t.grad_fn is not None):
-            raise RuntimeError(f"One of the differentiated Tensors does not require grad")
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
     grads = _initial_grads(outputs, _as_list(grad_outputs), "grad")
     if retain_graph is None:
         retain_graph = create_graph

@@ -121,6 +121,9 @@ class Function(metaclass=_FunctionMeta):
 
 
 def once_differentiable(fn):
+    """Decorate an ``autograd.Function.backward`` that is not itself differentiable: it runs under
+    ``no_grad()``, so no graph is built for a double backward.
+    """
     @functools.wraps(fn)
     def wrapper(ctx, *args):
         with no_grad():

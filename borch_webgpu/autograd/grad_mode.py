@@ -16,10 +16,19 @@ STATE = _State()
 
 
 def is_grad_enabled() -> bool:
+    """True unless inside ``no_grad()`` / ``inference_mode()`` / ``set_grad_enabled(False)``.
+
+    Example::
+
+        >>> with torch.no_grad():
+        ...     torch.is_grad_enabled()
+        False
+    """
     return STATE.grad_enabled
 
 
 def is_inference_mode_enabled() -> bool:
+    """True inside ``inference_mode()``."""
     return STATE.inference
 
 

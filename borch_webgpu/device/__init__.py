@@ -88,6 +88,9 @@ def set_default_device(d) -> None:
 
 
 def get_default_device() -> device:
+    """The device that factory functions (``zeros``, ``tensor``, ...) use when none is given:
+    ``webgpu`` in a browser with an adapter, else ``cpu``.
+    """
     return default_device()
 
 

@@ -57,3 +57,21 @@ def is_js_error(err: BaseException) -> bool:
     except ImportError:  # pragma: no cover - CPython
         return False
     return isinstance(err, JsException)
+
+
+def fetch_bytes(url: str) -> bytes:
+    """GET a same-origin URL: with fetch() where Python can block on a promise, else with a
+    synchronous XMLHttpRequest (bytes through the x-user-defined charset)."""
+    import js  # type: ignore[import-not-found]
+    if can_block():
+        resp = wait(js.fetch(url), f"fetching {url}")
+        if not resp.ok:
+            raise OSError(f"fetching {url} failed: HTTP {resp.status}")
+        return wait(resp.arrayBuffer(), f"reading {url}").to_bytes()
+    req = js.XMLHttpRequest.new()
+    req.open("GET", url, False)
+    req.overrideMimeType("text/plain; charset=x-user-defined")
+    req.send(None)
+    if req.status != 200:
+        raise OSError(f"fetching {url} failed: HTTP {req.status}")
+    return bytes(ord(c) & 0xFF for c in req.responseText)

@@ -139,6 +139,11 @@ class GPUBackend:
                 continue
             bs = broadcast_strides(x, shape)
             types.append(x.dtype.wgsl)
+            if out is not None and x._storage is storage:
+                # the operand is the output itself (an in-place op): WebGPU cannot bind one buffer as
+                # read-only and read-write in a dispatch, so it is read through the output binding
+                kinds.append("o")
+                continue
             bufs.append(x._storage.bid)
             offsets[k] = x._offset
             if tuple(bs) == cstr:

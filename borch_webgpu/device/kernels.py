@@ -65,6 +65,8 @@ def elementwise_source(file: str, op: str, C: str, R: str, out_t: str, out_bool:
         if kind == "v":
             bits = {"f32": "f32", "f16": "f32", "i32": "i32", "u32": "u32"}[C]
             loads.append(f"fn load{k}(i: u32) -> C {{ return C(bitcast<{bits}>(pu({6 + k}u))); }}")
+        elif kind == "o":  # the output itself (in place): read the element about to be written
+            loads.append(f"fn load{k}(i: u32) -> C {{ return C(out[{'strided(i, 2u)' if strided_out else 'pu(2u) + i'}]); }}")
         else:
             buffers.append(f"@group(0) @binding({binding}) var<storage, read> in{k}: array<{t}>;")
             binding += 1
@@ -89,7 +91,7 @@ def reduce_source(file: str, op: str, C: str, R: str, in_t: str, out_t: str, mod
     if mode == 3:
         in_decl, load_fn = "S", ""
     else:
-        in_decl, load_fn = in_t, f"fn load(base: u32, j: u32) -> C {{ return C(x[base + red_off(j)]); }}"
+        in_decl, load_fn = in_t, "fn load(base: u32, j: u32) -> C { return C(x[base + red_off(j)]); }"
     out_decl = "S" if mode == 2 else out_t
     return fill(head + modes[str(mode)], C=C, R=R, COMMON=common(C), OP=op_block(file, op),
                 OUT_T=out_decl, IN_T=in_decl,

@@ -252,6 +252,15 @@ class Runtime:
             self.slots = []
         self.dirty.clear()
 
+    # ---- GPU timing (opt-in, timestamp-query) -----------------------------------------------------
+    def enable_timing(self, enabled: bool) -> bool:
+        """Time every flushed compute pass from now on (False: the adapter has no timestamp-query)."""
+        return "timestamp-query" in self.features and bool(self._call("enableTiming", bool(enabled)))
+
+    def gpu_time(self) -> dict:
+        """{supported, enabled, ms, passes, skipped}: the timed passes read back so far (asynchronously)."""
+        return json.loads(str(self._call("gpuTime")))
+
     def stats(self) -> dict:
         out = json.loads(str(self._call("stats")))
         out.update(pipelines=len(self.pipelines), live_bytes=self.live_bytes, peak_bytes=self.peak_bytes,

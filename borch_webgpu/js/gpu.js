@@ -16,7 +16,10 @@
     staging: [],
     toDestroy: [],
     stats: { flushes: 0, dispatches: 0, bindGroupsCreated: 0, submits: 0, buffersCreated: 0, pipelinesCreated: 0 },
+    // opt-in GPU timing (enableTiming): a pair of timestamps per flushed compute pass
+    timing: { enabled: false, querySet: null, resolve: null, free: [], readbacks: [], totalNs: 0, passes: 0, skipped: 0 },
   };
+  const TIMING_PAIRS = 64;      // passes whose timestamps may be in flight at once; more are not timed
 
   const usageStorage = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
@@ -142,12 +145,12 @@
     }
     const pb = cmdProxy.getBuffer("i32");
     const c = pb.data;
-    let enc = null, pass = null, dispatches = 0;
+    let enc = null, pass = null, dispatches = 0, slot = -1;
     try {
       for (let i = 0; i < c.length;) {
         const op = c[i];
         if (op === CMD_DISPATCH) {
-          if (!pass) { enc = enc || dev.createCommandEncoder(); pass = enc.beginComputePass(); }
+          if (!pass) { enc = enc || dev.createCommandEncoder(); slot = timingSlot(); pass = enc.beginComputePass(passTimestamps(slot)); }
           pass.setPipeline(S.pipelines[c[i + 1]]);
           pass.setBindGroup(0, S.bindGroups[c[i + 2]], [c[i + 3] * SLOT_BYTES]);
           pass.dispatchWorkgroups(c[i + 4], c[i + 5], c[i + 6]);
@@ -167,13 +170,72 @@
           throw new Error("borch_webgpu: bad command " + op + " at " + i);
         }
       }
+    } catch (e) {
+      if (slot >= 0) S.timing.free.push(slot);
+      throw e;
     } finally {
       pb.release();
     }
     if (pass) pass.end();
+    if (slot >= 0) resolveTimestamps(enc, slot);
     if (enc) { dev.queue.submit([enc.finish()]); S.stats.submits++; }
+    if (slot >= 0) readTimestamps(slot);
     S.stats.flushes++;
     S.stats.dispatches += dispatches;
+  }
+
+  // ---- GPU timing (opt-in; needs the adapter feature "timestamp-query") ----------------------
+  // Each flushed compute pass writes its begin and end time into a pair of a query set; the same
+  // submit resolves the pair and copies it into a small mappable buffer, which is read back
+  // asynchronously: nothing waits on it, and the durations add up in S.timing.totalNs.
+  function enableTiming(on) {
+    const T = S.timing;
+    if (!S.features.includes("timestamp-query")) return false;
+    if (on && !T.querySet) {
+      T.querySet = S.device.createQuerySet({ type: "timestamp", count: 2 * TIMING_PAIRS });
+      // resolveQuerySet's destination offset must be a multiple of 256: one 256-byte row per pair
+      T.resolve = S.device.createBuffer({ size: 256 * TIMING_PAIRS, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+      T.free = [];
+      for (let i = TIMING_PAIRS - 1; i >= 0; i--) T.free.push(i);
+    }
+    T.enabled = !!on;
+    return true;
+  }
+
+  function timingSlot() {
+    const T = S.timing;
+    if (!T.enabled) return -1;
+    if (!T.free.length) { T.skipped++; return -1; }
+    return T.free.pop();
+  }
+
+  function passTimestamps(slot) {
+    if (slot < 0) return undefined;
+    return { timestampWrites: { querySet: S.timing.querySet, beginningOfPassWriteIndex: 2 * slot, endOfPassWriteIndex: 2 * slot + 1 } };
+  }
+
+  function resolveTimestamps(enc, slot) {
+    const T = S.timing;
+    if (!T.readbacks[slot]) T.readbacks[slot] = S.device.createBuffer({ size: 16, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+    enc.resolveQuerySet(T.querySet, 2 * slot, 2, T.resolve, 256 * slot);
+    enc.copyBufferToBuffer(T.resolve, 256 * slot, T.readbacks[slot], 0, 16);
+  }
+
+  function readTimestamps(slot) {
+    const T = S.timing, rb = T.readbacks[slot];
+    rb.mapAsync(GPUMapMode.READ).then(() => {
+      const t = new BigUint64Array(rb.getMappedRange(0, 16));
+      if (t[1] >= t[0] && t[0] > 0n) { T.totalNs += Number(t[1] - t[0]); T.passes++; }
+      rb.unmap();
+      T.free.push(slot);
+    }, () => { T.free.push(slot); });
+  }
+
+  // {supported, enabled, ms: total GPU time of the passes read back so far, passes, skipped}
+  function gpuTime() {
+    const T = S.timing;
+    return JSON.stringify({ supported: S.features.includes("timestamp-query"), enabled: T.enabled,
+                            ms: T.totalNs / 1e6, passes: T.passes, skipped: T.skipped });
   }
 
   function stagingBuffer(size) {
@@ -218,5 +280,5 @@
   function stats() { return JSON.stringify(S.stats); }
 
   return { init, createLayout, createPipeline, createBuffer, destroyBuffer, write, flush, read, sync, takeErrors, stats,
-           state: S };
+           enableTiming, gpuTime, state: S };
 })()

@@ -18,7 +18,11 @@ try {
     loadPyodide,
     onStdout: (t) => process.stdout.write(t),
     onStderr: (t) => process.stderr.write(t),
-    beforePackages: async () => {
+    dataPath: "/borch_webgpu_data",
+    beforePackages: async (pyodide) => {
+      // the data sets: the host's cache folder, mounted read-only-in-practice through NODEFS
+      pyodide.FS.mkdirTree("/borch_webgpu_data");
+      pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: cfg.data }, "/borch_webgpu_data");
       // Pyodide inspects navigator while it boots: provide WebGPU only afterwards
       const { create, globals } = require(cfg.dawn);
       Object.assign(globalThis, globals);

@@ -31,6 +31,31 @@ def _borch_run_main(path, argv):
         sys.stdout.flush()
         sys.stderr.flush()
     return code
+
+
+_borch_namespaces = {}
+
+def _borch_run_cell(source, name, ns_key):
+    """Run one code cell in the namespace ns_key (cells of one page share it, like a notebook);
+    a traceback shows the cell's own lines. Returns 0, or 1 after printing the traceback."""
+    ns = _borch_namespaces.setdefault(ns_key, {"__name__": "__main__"})
+    try:
+        code_obj = compile(source, name, "exec")
+        exec(code_obj, ns)
+        return 0
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except BaseException as e:
+        tb = e.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename != name:
+            tb = tb.tb_next
+        if isinstance(e, SyntaxError):
+            tb = None
+        traceback.print_exception(type(e), e, tb)
+        return 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
 `;
 
 function streamWriter(cb) {
@@ -41,7 +66,8 @@ function streamWriter(cb) {
 }
 
 // opts: { indexURL, wheelURL, onStdout(text), onStderr(text), and optionally loadPyodide,
-//         packages (default: numpy and the wheel), beforePackages(pyodide) }
+//         packages (default: numpy and the wheel), beforePackages(pyodide), dataURL (default: the
+//         data/ folder next to pyodide/), dataPath (a folder in Pyodide's file system instead) }
 export async function boot(opts) {
   const t0 = performance.now();
   let loadPyodide = opts.loadPyodide;
@@ -53,6 +79,10 @@ export async function boot(opts) {
   if (opts.beforePackages) await opts.beforePackages(pyodide);
   await pyodide.loadPackage(opts.packages || ["numpy", opts.wheelURL], { messageCallback: () => {}, errorCallback: (m) => opts.onStderr && opts.onStderr(m + "\n") });
   const tPackages = performance.now();
+  // data sets come from our own origin (the site's data/ folder), or a folder mounted under Node
+  const dataURL = opts.dataPath ? null : (opts.dataURL || new URL("../data/", opts.indexURL).href);
+  pyodide.globals.set("_borch_data", pyodide.toPy({ url: dataURL, path: opts.dataPath || null }));
+  pyodide.runPython("import borch_webgpu._data as _d; _d.configure(**_borch_data); del _borch_data");
   const gpuJSON = await pyodide.runPythonAsync(`
 import json, borch_webgpu
 from borch_webgpu import webgpu as _w
@@ -79,6 +109,12 @@ export async function runScript(pyodide, source, path, argv) {
   pyodide.globals.set("_borch_argv", pyodide.toPy(argv || []));
   // runPythonAsync runs on a stack that can block (run_sync), so .item() and print(t) work
   return await pyodide.runPythonAsync("_borch_run_main(_borch_path, _borch_argv)");
+}
+
+// Runs a code cell in a namespace shared by the cells of one page (lessons); returns the exit code.
+export async function runCell(pyodide, source, name, nsKey) {
+  pyodide.globals.set("_borch_cell", pyodide.toPy([source, name, nsKey]));
+  return await pyodide.runPythonAsync("_borch_run_cell(*_borch_cell)");
 }
 
 export function describeAdapter(gpu) {

@@ -92,7 +92,7 @@ def _nested_to_numpy(op: str, data) -> np.ndarray:
         if isinstance(x, (numbers.Number, np.generic)):
             return []
         if isinstance(x, str):
-            raise ValueError(f"too many dimensions 'str'")
+            raise ValueError("too many dimensions 'str'")
         raise TypeError(f"{op}: could not convert element of type {type(x).__name__} to a tensor element")
 
     shape_of(data, 0)

@@ -142,8 +142,11 @@ def _grad_name(op: OpDef) -> str:
     return op.extra.get("grad_name") or "".join(p.capitalize() for p in op.name.split("_")) + "Backward0"
 
 
-def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None) -> Tensor:
-    """Run elementwise op ``op`` on tensors/scalars with broadcasting, promotion and autograd."""
+def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None, out: Tensor | None = None) -> Tensor:
+    """Run elementwise op ``op`` on tensors/scalars with broadcasting, promotion and autograd.
+
+    ``out``: write the result into this tensor (``out=`` arguments and in-place ops); the kernel
+    writes it directly when nothing records a graph and no operand partly overlaps it."""
     args, dev = operands(op.name, args)
     C, R, O = dtypes or dtypes_for(op, args)
     if C.name == "float16":  # half precision is stored, not computed: kernels work in f32
@@ -152,12 +155,45 @@ def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None) -> Te
     kargs = [_fix_scalar(x, C) for x in args]
     shape = _broadcast(op.name, [x._shape if isinstance(x, Tensor) else () for x in kargs])
     wgsl = (op.wgsl[0], block) if block else None
+    if out is not None:
+        from .memory import _check_result, assign
+        _check_result(op.name, out, _Meta(shape, O))
+        if autograd.graph.needs_grad(*args):
+            raise RuntimeError(f"{op.name}(): functions with out=... arguments don't support automatic "
+                               "differentiation, but one of the arguments requires grad.")
+        if _direct_ok(out, kargs, dev):
+            backend_for(dev).elementwise(op, kargs, C, R, shape, out.dtype, params=params, wgsl=wgsl, out=out)
+            out._bump_version()
+            return out
+        r = ew(op, *args, params=params, block=block, dtypes=(C, R, O))
+        assign(out, r)
+        return out
     storage = backend_for(dev).elementwise(op, kargs, C, R, shape, O, params=params, wgsl=wgsl)
-    out = Tensor._make(storage, shape, O, dev)
+    res = Tensor._make(storage, shape, O, dev)
     if op.backward is not None and O.is_floating_point:
-        autograd.record(_grad_name(op), args, [out], lambda g: op.backward(g, *args, out, *params),
-                        [a for a in args if isinstance(a, Tensor)] + ([out] if op.extra.get("saves_out") else []))
-    return out
+        autograd.record(_grad_name(op), args, [res], lambda g: op.backward(g, *args, res, *params),
+                        [a for a in args if isinstance(a, Tensor)] + ([res] if op.extra.get("saves_out") else []))
+    return res
+
+
+class _Meta:
+    """Shape and dtype of a result not computed yet (for the out= checks)."""
+
+    def __init__(self, shape, dtype):
+        self._shape, self.dtype = shape, dtype
+
+
+def _direct_ok(out: Tensor, operands, dev) -> bool:
+    """Whether a kernel may write ``out`` while reading ``operands``: each operand that shares its
+    memory reads exactly the element being written (same offset and strides), and a non-contiguous
+    ``out`` goes with at most two operands."""
+    if out.device != dev:
+        return False
+    for x in operands:
+        if isinstance(x, Tensor) and x._storage is out._storage and \
+                (x._offset, tuple(x._stride), tuple(x._shape)) != (out._offset, tuple(out._stride), tuple(out._shape)):
+            return False
+    return out.is_contiguous() or len(operands) <= 2
 
 
 def sum_to(g: Tensor, shape) -> Tensor:
@@ -270,13 +306,13 @@ def _alpha(other, alpha, op, input=None):
 
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     """``input + alpha * other``, broadcasting; either side may be a Python scalar."""
-    return _out(ew(ADD, input, _alpha(other, alpha, "add", input)), out)
+    return ew(ADD, input, _alpha(other, alpha, "add", input), out=out)
 
 
 def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """``input - alpha * other``, broadcasting; either side may be a Python scalar."""
     _no_bool_sub(input, other)
-    return _out(ew(SUB, input, _alpha(other, alpha, "sub", input)), out)
+    return ew(SUB, input, _alpha(other, alpha, "sub", input), out=out)
 
 
 def _is_bool(x) -> bool:
@@ -294,43 +330,43 @@ def _no_bool_sub(a, b) -> None:
 
 def mul(input, other, *, out=None) -> Tensor:
     """``input * other``, broadcasting; either side may be a Python scalar."""
-    return _out(ew(MUL, input, other), out)
+    return ew(MUL, input, other, out=out)
 
 
 def div(input, other, *, rounding_mode=None, out=None) -> Tensor:
     """``input / other``: true division (integers give float32), or ``rounding_mode='trunc'``/``'floor'``."""
     if rounding_mode is None:
-        return _out(ew(DIV, input, other), out)
+        return ew(DIV, input, other, out=out)
     if rounding_mode not in ("trunc", "floor"):
         raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                          f"'{rounding_mode}'")
     op = DIV_TRUNC if rounding_mode == "trunc" else DIV_FLOOR
-    return _out(_int_aware(op, input, other), out)
+    return _int_aware(op, input, other, out)
 
 
-def _int_aware(op: OpDef, a, b) -> Tensor:
+def _int_aware(op: OpDef, a, b, out=None) -> Tensor:
     args, _ = operands(op.name, (a, b))
     C, R, O = dtypes_for(op, args)
     block = None
     if C.category != 2:
         _check_int_zero(op.name, args[1], C)
         block = op.extra["int_block"]
-    return ew(op, *args, block=block)
+    return ew(op, *args, block=block, out=out)
 
 
 def floor_divide(input, other, *, out=None) -> Tensor:
     """``input // other`` (rounds toward negative infinity)."""
-    return _out(_int_aware(DIV_FLOOR, input, other), out)
+    return _int_aware(DIV_FLOOR, input, other, out)
 
 
 def remainder(input, other, *, out=None) -> Tensor:
     """Python's ``%``: the result has the sign of the divisor."""
-    return _out(_int_aware(REMAINDER, input, other), out)
+    return _int_aware(REMAINDER, input, other, out)
 
 
 def fmod(input, other, *, out=None) -> Tensor:
     """C's fmod: the result has the sign of the dividend."""
-    return _out(_int_aware(FMOD, input, other), out)
+    return _int_aware(FMOD, input, other, out)
 
 
 def _out(r: Tensor, out) -> Tensor:
@@ -400,20 +436,20 @@ def pow(input, exponent, *, out=None) -> Tensor:  # noqa: A001 - torch's name
         base = args[0]
         if res.is_floating_point:
             e = exponent if exponent.dtype is res else exponent.to(res)
-            return _out(ew(RPOW_SCALAR, e, params=(builtins.float(base),)), out)
-        return _out(ew(POW_I, base, exponent), out)
+            return ew(RPOW_SCALAR, e, params=(builtins.float(base),), out=out)
+        return ew(POW_I, base, exponent, out=out)
     if isinstance(exponent, Tensor):
         if not res.is_floating_point:
-            return _out(ew(POW_I, input, exponent), out)
-        return _out(ew(POW, input, exponent), out)
+            return ew(POW_I, input, exponent, out=out)
+        return ew(POW, input, exponent, out=out)
     e = args[1]
     if res.is_floating_point:
         x = input if input.dtype is res else input.to(res)
-        return _out(ew(POW_SCALAR, x, params=(builtins.float(e),)), out)
+        return ew(POW_SCALAR, x, params=(builtins.float(e),), out=out)
     if e < 0:
         raise RuntimeError("Integers to negative integer powers are not allowed.")
     x = input if input.dtype is res else input.to(res)
-    return _out(ew(IPOW, x, params=(builtins.int(e),)), out)
+    return ew(IPOW, x, params=(builtins.int(e),), out=out)
 
 
 def _atan2_back(g, a, b, out):
@@ -427,7 +463,7 @@ ATAN2 = _reg("atan2", "atan2", np.arctan2, rule="float", backward=_atan2_back, t
 def atan2(input, other, *, out=None) -> Tensor:
     """The angle of (other, input), element-wise, in radians."""
     _tensors_only("atan2", input, other)
-    return _out(ew(ATAN2, input, other), out)
+    return ew(ATAN2, input, other, out=out)
 
 
 arctan2 = atan2
@@ -486,25 +522,25 @@ def _tensors_only(op, a, b):
 def maximum(input, other, *, out=None) -> Tensor:
     """Element-wise maximum (NaN propagates)."""
     _tensors_only("maximum", input, other)
-    return _out(ew(MAXIMUM, input, other), out)
+    return ew(MAXIMUM, input, other, out=out)
 
 
 def minimum(input, other, *, out=None) -> Tensor:
     """Element-wise minimum (NaN propagates)."""
     _tensors_only("minimum", input, other)
-    return _out(ew(MINIMUM, input, other), out)
+    return ew(MINIMUM, input, other, out=out)
 
 
 def fmax(input, other, *, out=None) -> Tensor:
     """Element-wise maximum that ignores NaN (NaN only when both are NaN)."""
     _tensors_only("fmax", input, other)
-    return _out(ew(FMAX, input, other), out)
+    return ew(FMAX, input, other, out=out)
 
 
 def fmin(input, other, *, out=None) -> Tensor:
     """Element-wise minimum that ignores NaN (NaN only when both are NaN)."""
     _tensors_only("fmin", input, other)
-    return _out(ew(FMIN, input, other), out)
+    return ew(FMIN, input, other, out=out)
 
 
 # ---- comparisons and logical ops ---------------------------------------------------------------------
@@ -521,7 +557,7 @@ def _cmp(name):
     op = _CMP[name]
 
     def f(input, other, *, out=None) -> Tensor:
-        return _out(ew(op, input, other), out)
+        return ew(op, input, other, out=out)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"Element-wise ``{name}`` comparison, broadcasting; the result is a bool tensor."
     return f
@@ -536,7 +572,7 @@ def _logic(name):
 
     def f(input, other, *, out=None) -> Tensor:
         _tensors_only(name, input, other)
-        return _out(ew(op, input, other), out)
+        return ew(op, input, other, out=out)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"Element-wise ``{name}`` (nonzero is True); the result is a bool tensor."
     return f
@@ -564,7 +600,7 @@ def where(condition, input=None, other=None, *, out=None):
     if condition.dtype.name != "bool":
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{condition.dtype.name.capitalize() if condition.dtype.name != 'int64' else 'Long'}")
-    return _out(ew(WHERE, condition, input, other), out)
+    return ew(WHERE, condition, input, other, out=out)
 
 
 def _lerp_back(g, a, b, w, out):
@@ -586,7 +622,7 @@ def lerp(input, end, weight, *, out=None) -> Tensor:
     for name, t in (("end", end), ("weight", weight)):
         if isinstance(t, Tensor) and t.dtype is not input.dtype:
             raise RuntimeError(f"expected dtype {input.dtype.name} for `{name}` but got dtype {t.dtype.name}")
-    return _out(ew(LERP, input, end, weight), out)
+    return ew(LERP, input, end, weight, out=out)
 
 
 def _tname(d) -> str:

@@ -2,6 +2,8 @@
 (``add_``, ``x[i] = v``, ``+=``) goes through, including autograd through views (CopySlices)."""
 from __future__ import annotations
 
+import weakref
+
 from .. import _dtype, autograd
 from ..autograd.graph import Node, edge_of, needs_grad
 from ..device import backend_for
@@ -57,8 +59,9 @@ def assign(dst: Tensor, src) -> None:
         if src._device != dst._device:
             if src.dim() == 0 or src._device.type == "cpu" or dst._device.type == "cpu":
                 src = src.to(dst._device)
-        if src._storage is dst._storage and (src._offset, src._stride, src._shape) != (dst._offset, dst._stride,
-                                                                                       dst._shape):
+        if src._storage is dst._storage:
+            if (src._offset, src._stride, src._shape, src.dtype) == (dst._offset, dst._stride, dst._shape, dst.dtype):
+                return  # copying a tensor onto itself
             src = Tensor._make(_copy_kernel(src, src._shape, src.dtype), src._shape, src.dtype, src._device)
         check_expandable("copy", src._shape, dst._shape)
         _copy_kernel(src, dst._shape, dst.dtype, out=dst)
@@ -116,10 +119,31 @@ def inplace(op: str, fn, self: Tensor, *args, **kwargs) -> Tensor:
         assign(self, r.detach())
         rebase(self, r)
         return self
-    r = fn(self, *args, **kwargs)
+    if _accepts_out(fn):
+        # the op's kernel writes self directly when it can (ops/elementwise.py ew(out=...))
+        r = fn(self, *args, out=self, **kwargs)
+        if r is self:
+            return self
+    else:
+        r = fn(self, *args, **kwargs)
     _check_result(op, self, r)
     assign(self, r)
     return self
+
+
+def _accepts_out(fn) -> bool:
+    cached = _OUT_CACHE.get(fn)
+    if cached is None:
+        import inspect
+        try:
+            cached = "out" in inspect.signature(fn).parameters
+        except (TypeError, ValueError):
+            cached = False
+        _OUT_CACHE[fn] = cached
+    return cached
+
+
+_OUT_CACHE: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def rebase(self: Tensor, r: Tensor) -> None:

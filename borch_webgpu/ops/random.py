@@ -53,8 +53,10 @@ class Generator:
 
     def get_state(self) -> Tensor:
         from .creation import tensor
-        return tensor(np.array([self._seed & 0xFFFFFFFF, self._seed >> 32, self._offset & 0xFFFFFFFF,
-                                self._offset >> 32], dtype=np.int64) & 0xFFFFFFFF)
+        words = np.array([self._seed & 0xFFFFFFFF, self._seed >> 32, self._offset & 0xFFFFFFFF,
+                          self._offset >> 32], dtype=np.int64) & 0xFFFFFFFF
+        # each 32-bit word as a signed int32 (int64 tensors are held as int32); set_state masks it back
+        return tensor(words.astype(np.uint32).view(np.int32).astype(np.int64))
 
     def set_state(self, state: Tensor) -> "Generator":
         a = [builtins.int(v) & 0xFFFFFFFF for v in state.tolist()]
@@ -79,18 +81,38 @@ def manual_seed(seed: int) -> Generator:
 
 
 def seed() -> int:
+    """Seed the default generator from the clock; returns the seed."""
     return default_generator.seed()
 
 
 def initial_seed() -> int:
+    """The seed the default generator was last seeded with.
+
+    Example::
+
+        >>> _ = torch.manual_seed(7)
+        >>> torch.initial_seed()
+        7
+    """
     return default_generator.initial_seed()
 
 
 def get_rng_state() -> Tensor:
+    """The default generator's state as a tensor (for ``set_rng_state``).
+
+    Example::
+
+        >>> state = torch.get_rng_state()
+        >>> a = torch.rand(3)
+        >>> torch.set_rng_state(state)
+        >>> bool((a == torch.rand(3)).all())
+        True
+    """
     return default_generator.get_state()
 
 
 def set_rng_state(state: Tensor) -> None:
+    """Restore the default generator's state from ``get_rng_state()``."""
     default_generator.set_state(state)
 
 
@@ -222,14 +244,35 @@ def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: 
 
 
 def rand_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """``rand`` with ``input``'s shape (and its dtype and device unless given).
+
+    Example::
+
+        >>> torch.rand_like(torch.zeros(2, 3)).shape
+        torch.Size([2, 3])
+    """
     return rand(input._shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
 
 
 def randn_like(input: Tensor, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """``randn`` with ``input``'s shape (and its dtype and device unless given).
+
+    Example::
+
+        >>> torch.randn_like(torch.zeros(2, 3)).shape
+        torch.Size([2, 3])
+    """
     return randn(input._shape, dtype=dtype or input.dtype, device=device or input.device, requires_grad=requires_grad)
 
 
 def randint_like(input: Tensor, low=0, high=None, *, dtype=None, device=None) -> Tensor:
+    """``randint(low, high)`` with ``input``'s shape (``randint_like(x, high)`` draws from ``[0, high)``).
+
+    Example::
+
+        >>> bool((torch.randint_like(torch.zeros(100), 5) < 5).all())
+        True
+    """
     if high is None:
         low, high = 0, low
     return randint(low, high, input._shape, dtype=dtype or input.dtype, device=device or input.device)
@@ -278,14 +321,30 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
 
 def _install():
     def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator=None):
+        """Fill with samples from the uniform distribution on ``[a, b)``.
+
+        Example::
+
+            >>> x = torch.empty(1000).uniform_(-1, 1)
+            >>> bool((x >= -1).all() and (x < 1).all())
+            True
+        """
         return _fill("uniform", self._shape, self.dtype, self.device, builtins.float(a), builtins.float(b), generator,
                      out=self)
 
     def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
+        """Fill with samples from the normal distribution N(``mean``, ``std``²)."""
         return _fill("normal", self._shape, self.dtype, self.device, builtins.float(mean), builtins.float(std),
                      generator, out=self)
 
     def random_(self, low=0, high=None, *, generator=None):
+        """Fill with integers from ``[low, high)`` (``random_(high)`` draws from ``[0, high)``).
+
+        Example::
+
+            >>> bool((torch.empty(100).random_(3) < 3).all())
+            True
+        """
         if high is None:
             low, high = 0, low
         return _fill("randint", self._shape, self.dtype, self.device, builtins.float(low), builtins.float(high),

@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import builtins
-import math
 
 import numpy as np
 
-from .. import _dtype, autograd
+from .. import autograd
 from ..tensor import Tensor, _wrap_dim
 from ._registry import OpDef, register
 from .memory import assign
@@ -90,11 +89,26 @@ def stack(tensors, dim: int = 0, *, out=None) -> Tensor:
 
 
 def hstack(tensors) -> Tensor:
+    """The tensors joined column-wise: along dim 0 for 1-D tensors, else dim 1.
+
+    Example::
+
+        >>> torch.hstack([torch.tensor([1, 2]), torch.tensor([3])])
+        tensor([1, 2, 3])
+    """
     ts = [t if t.dim() else t.reshape(1) for t in tensors]
     return cat(ts, 0 if ts[0].dim() == 1 else 1)
 
 
 def vstack(tensors) -> Tensor:
+    """The tensors stacked row-wise along dim 0 (1-D tensors become rows).
+
+    Example::
+
+        >>> torch.vstack([torch.tensor([1, 2]), torch.tensor([3, 4])])
+        tensor([[1, 2],
+                [3, 4]])
+    """
     ts = [t.reshape(1, -1) if t.dim() < 2 else t for t in tensors]
     return cat(ts, 0)
 
@@ -122,10 +136,24 @@ def flip(input: Tensor, dims) -> Tensor:
 
 
 def fliplr(input: Tensor) -> Tensor:
+    """A copy with dim 1 reversed (left-right).
+
+    Example::
+
+        >>> torch.fliplr(torch.tensor([[1, 2, 3]]))
+        tensor([[3, 2, 1]])
+    """
     return flip(input, [1])
 
 
 def flipud(input: Tensor) -> Tensor:
+    """A copy with dim 0 reversed (up-down).
+
+    Example::
+
+        >>> torch.flipud(torch.tensor([1, 2, 3]))
+        tensor([3, 2, 1])
+    """
     return flip(input, [0])
 
 

@@ -158,7 +158,7 @@ def _unary_fn(name, doc, bool_error=None, int_ok=True, bool_ok=True):
             return _out(input.clone(), out)
         if name == "square" and input.dtype.name == "bool":
             input = input.long()
-        return _out(ew(op, input), out)
+        return ew(op, input, out=out)
     f.__name__ = f.__qualname__ = name
     f.__doc__ = doc
     return f
@@ -209,7 +209,7 @@ def round(input: Tensor, *, decimals: int = 0, out=None) -> Tensor:  # noqa: A00
         return _round(input, out=out)
     if not input.dtype.is_floating_point:
         raise RuntimeError("round_cpu not implemented for 'Long' with decimals")
-    return _out(ew(UNARY["_round_decimals"], input, params=(builtins.float(10.0 ** decimals),)), out)
+    return ew(UNARY["_round_decimals"], input, params=(builtins.float(10.0 ** decimals),), out=out)
 
 
 def _float_act(name: str, x) -> None:
@@ -224,13 +224,13 @@ def _no_bool(name: str, x) -> None:
         raise RuntimeError(f"\"{name}\" not implemented for 'Bool'")
 
 
-def relu(input: Tensor, inplace: bool = False) -> Tensor:
+def relu(input: Tensor, inplace: bool = False, *, out=None) -> Tensor:
     """``max(input, 0)``."""
     if input.dtype.name == "bool":
         raise RuntimeError("relu: \"clamp_min_cpu\" not implemented for 'Bool'")
     if inplace:
         return input.relu_()
-    return ew(UNARY["relu"], input)
+    return ew(UNARY["relu"], input, out=out)
 
 
 def nan_to_num(input: Tensor, nan: float = 0.0, posinf=None, neginf=None, *, out=None) -> Tensor:
@@ -240,7 +240,7 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf=None, neginf=None, *, out
     big = 3.4028234663852886e38
     p = big if posinf is None else builtins.float(posinf)
     m = -big if neginf is None else builtins.float(neginf)
-    return _out(ew(UNARY["nan_to_num"], input, params=(builtins.float(nan), p, m)), out)
+    return ew(UNARY["nan_to_num"], input, params=(builtins.float(nan), p, m), out=out)
 
 
 CLAMP = register(OpDef("clamp", "ternary", ("ops_binary.wgsl", "clamp"),
@@ -335,7 +335,7 @@ def gelu(input: Tensor, approximate: str = "none") -> Tensor:
         return ew(UNARY["gelu"], input)
     if approximate == "tanh":
         return ew(UNARY["_gelu_tanh"], input)
-    raise RuntimeError(f"approximate argument must be either none or tanh.")
+    raise RuntimeError("approximate argument must be either none or tanh.")
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -404,12 +404,15 @@ def _install():
     Tensor.clamp_ = Tensor.clip_ = lambda self, min=None, max=None: inplace("clamp_", lambda x: clamp(x, min, max),
                                                                            self)
     Tensor.clamp_min = lambda self, min: clamp(self, min=min)
+    Tensor.clamp_min.__doc__ = "``clamp(self, min=min)``: elements below ``min`` become ``min``."
     Tensor.clamp_max = lambda self, max: clamp(self, max=max)
+    Tensor.clamp_max.__doc__ = "``clamp(self, max=max)``: elements above ``max`` become ``max``."
     Tensor.__neg__ = lambda self: neg(self)
     Tensor.__pos__ = lambda self: self
     Tensor.__abs__ = lambda self: abs(self)
 
     def invert(self):
+        """``~x``: logical not of a bool tensor (other dtypes raise: there are no bitwise kernels)."""
         if self.dtype.name == "bool":
             return logical_not(self)
         raise TypeError("~ (bitwise not) is only implemented for bool tensors here; use logical_not")

@@ -90,6 +90,15 @@ def _view_strides(old_shape, old_stride, new_shape):
 
 
 def view(x: Tensor, *shape) -> Tensor:
+    """A view of ``x`` with a new shape (one size may be -1); raises when the strides do not allow a
+    view (``reshape`` copies instead).
+
+    Example::
+
+        >>> torch.arange(6).view(2, -1)
+        tensor([[0, 1, 2],
+                [3, 4, 5]])
+    """
     if len(shape) == 1 and not isinstance(shape[0], (tuple, list, builtins.int)) and hasattr(shape[0], "is_floating_point"):
         raise TypeError("view(dtype) is not supported")
     shape = infer_size("view", _shape_args(shape), x.numel())
@@ -114,10 +123,18 @@ def reshape(input: Tensor, *shape) -> Tensor:
 
 
 def view_as_shape(x: Tensor, other: Tensor) -> Tensor:
+    """``x.view(other.shape)``."""
     return view(x, other._shape)
 
 
 def permute(input: Tensor, *dims) -> Tensor:
+    """A view with the dims reordered: dim ``i`` of the result is dim ``dims[i]`` of ``input``.
+
+    Example::
+
+        >>> torch.permute(torch.zeros(2, 3, 4), (2, 0, 1)).shape
+        torch.Size([4, 2, 3])
+    """
     dims = _shape_args(dims)
     n = input.dim()
     if len(dims) != n:
@@ -135,6 +152,13 @@ def permute(input: Tensor, *dims) -> Tensor:
 
 
 def transpose(input: Tensor, dim0: int, dim1: int) -> Tensor:
+    """A view with ``dim0`` and ``dim1`` swapped (also ``swapaxes`` / ``swapdims``).
+
+    Example::
+
+        >>> torch.transpose(torch.zeros(2, 3, 4), 0, 2).shape
+        torch.Size([4, 3, 2])
+    """
     n = input.dim()
     a, b = _wrap_dim(dim0, n, "transpose"), _wrap_dim(dim1, n, "transpose")
     shape, stride = list(input._shape), list(input._stride)
@@ -149,6 +173,15 @@ swapaxes = swapdims = transpose
 
 
 def t(input: Tensor) -> Tensor:
+    """The transpose of a matrix (0-D and 1-D tensors come back as they are).
+
+    Example::
+
+        >>> torch.tensor([[1, 2, 3]]).t()
+        tensor([[1],
+                [2],
+                [3]])
+    """
     if input.dim() > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.dim()}D")
     if input.dim() < 2:
@@ -163,6 +196,15 @@ def _alias(x: Tensor) -> Tensor:
 
 
 def expand(input: Tensor, *sizes) -> Tensor:
+    """A view where size-1 dims are repeated to ``sizes`` (-1 keeps a size) without copying; new dims
+    may be added in front.
+
+    Example::
+
+        >>> torch.tensor([[1], [2]]).expand(2, 3)
+        tensor([[1, 1, 1],
+                [2, 2, 2]])
+    """
     sizes = _shape_args(sizes)
     n, m = input.dim(), len(sizes)
     if m < n:
@@ -198,6 +240,13 @@ def expand(input: Tensor, *sizes) -> Tensor:
 
 
 def squeeze(input: Tensor, dim=None) -> Tensor:
+    """A view without the size-1 dims (all of them, or those of ``dim``: an int or a tuple).
+
+    Example::
+
+        >>> torch.squeeze(torch.zeros(2, 1, 3, 1)).shape
+        torch.Size([2, 3])
+    """
     n = input.dim()
     if dim is None:
         dims = [i for i, s in enumerate(input._shape) if s == 1]
@@ -213,6 +262,13 @@ def squeeze(input: Tensor, dim=None) -> Tensor:
 
 
 def unsqueeze(input: Tensor, dim: int) -> Tensor:
+    """A view with a new size-1 dim at position ``dim``.
+
+    Example::
+
+        >>> torch.unsqueeze(torch.zeros(2, 3), 1).shape
+        torch.Size([2, 1, 3])
+    """
     n = input.dim()
     d = _wrap_dim(dim, n + 1, "unsqueeze")
     shape, stride = list(input._shape), list(input._stride)
@@ -224,8 +280,17 @@ def unsqueeze(input: Tensor, dim: int) -> Tensor:
 
 
 def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    """Dims ``start_dim`` to ``end_dim`` merged into one (a view when the strides allow).
+
+    Example::
+
+        >>> torch.flatten(torch.zeros(2, 3, 4), 1).shape
+        torch.Size([2, 12])
+    """
     n = input.dim()
     if n == 0:
+        _wrap_dim(start_dim, 1, "flatten")
+        _wrap_dim(end_dim, 1, "flatten")
         return reshape(input, 1)
     s, e = _wrap_dim(start_dim, n, "flatten"), _wrap_dim(end_dim, n, "flatten")
     if s > e:
@@ -237,16 +302,33 @@ def flatten(input: Tensor, start_dim: int = 0, end_dim: int = -1) -> Tensor:
 
 
 def unflatten(input: Tensor, dim: int, sizes) -> Tensor:
+    """Dim ``dim`` split into ``sizes`` (one may be -1); the inverse of ``flatten``.
+
+    Example::
+
+        >>> torch.unflatten(torch.zeros(2, 12), 1, (3, -1)).shape
+        torch.Size([2, 3, 4])
+    """
     n = input.dim()
     d = _wrap_dim(dim, n, "unflatten")
     sizes = list(sizes)
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
+    if -1 not in sizes and math.prod(sizes) != input._shape[d]:
+        raise RuntimeError(f"unflatten: Provided sizes {sizes} don't multiply up to the size of dim {dim} "
+                           f"({input._shape[d]}) in the input tensor")
     sizes = list(infer_size("unflatten", sizes, input._shape[d]))
     return view(input, list(input._shape[:d]) + sizes + list(input._shape[d + 1:]))
 
 
 def narrow(input: Tensor, dim: int, start, length: int) -> Tensor:
+    """A view of ``length`` elements along ``dim`` from ``start``.
+
+    Example::
+
+        >>> torch.narrow(torch.arange(6), 0, 2, 3)
+        tensor([2, 3, 4])
+    """
     n = input.dim()
     if n == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
@@ -279,6 +361,13 @@ def slice_dim(input: Tensor, d: int, start: int, stop: int, step: int) -> Tensor
 
 
 def select(input: Tensor, dim: int, index) -> Tensor:
+    """The slice at ``index`` along ``dim``, that dim removed (``x[:, i]`` is ``x.select(1, i)``).
+
+    Example::
+
+        >>> torch.select(torch.tensor([[1, 2], [3, 4]]), 1, 0)
+        tensor([1, 3])
+    """
     n = input.dim()
     if n == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -302,6 +391,14 @@ def select(input: Tensor, dim: int, index) -> Tensor:
 
 
 def split(tensor: Tensor, split_size_or_sections, dim: int = 0):
+    """Views of equal pieces of ``split_size_or_sections`` (an int; the last may be smaller) or of the
+    listed sizes along ``dim``.
+
+    Example::
+
+        >>> [p.tolist() for p in torch.split(torch.arange(5), 2)]
+        [[0, 1], [2, 3], [4]]
+    """
     n = tensor.dim()
     if n == 0:
         raise RuntimeError("split expects at least a 1-dimensional tensor")
@@ -328,6 +425,13 @@ def split(tensor: Tensor, split_size_or_sections, dim: int = 0):
 
 
 def chunk(input: Tensor, chunks: int, dim: int = 0):
+    """At most ``chunks`` views of (nearly) equal size along ``dim``.
+
+    Example::
+
+        >>> [p.tolist() for p in torch.chunk(torch.arange(6), 3)]
+        [[0, 1], [2, 3], [4, 5]]
+    """
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     n = input.dim()
@@ -342,6 +446,13 @@ def chunk(input: Tensor, chunks: int, dim: int = 0):
 
 
 def unbind(input: Tensor, dim: int = 0):
+    """A tuple of the slices along ``dim``, each without that dim.
+
+    Example::
+
+        >>> torch.unbind(torch.tensor([[1, 2], [3, 4]]))
+        (tensor([1, 2]), tensor([3, 4]))
+    """
     n = input.dim()
     if n == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
@@ -350,6 +461,14 @@ def unbind(input: Tensor, dim: int = 0):
 
 
 def movedim(input: Tensor, source, destination) -> Tensor:
+    """A view with dims ``source`` moved to positions ``destination`` (ints or sequences); the other dims
+    keep their order (also ``moveaxis``).
+
+    Example::
+
+        >>> torch.movedim(torch.zeros(2, 3, 4), 0, -1).shape
+        torch.Size([3, 4, 2])
+    """
     n = input.dim()
     src = [source] if isinstance(source, builtins.int) else list(source)
     dst = [destination] if isinstance(destination, builtins.int) else list(destination)
@@ -367,6 +486,15 @@ def movedim(input: Tensor, source, destination) -> Tensor:
 
 
 def as_strided(input: Tensor, size, stride, storage_offset=None) -> Tensor:
+    """A view of ``input``'s storage with the given ``size``, ``stride`` and ``storage_offset`` (no
+    checks, no gradient).
+
+    Example::
+
+        >>> torch.arange(4).as_strided((2, 2), (1, 1))
+        tensor([[0, 1],
+                [1, 2]])
+    """
     off = input._offset if storage_offset is None else builtins.int(storage_offset)
     out = make_view(input, tuple(size), tuple(stride), off)
     if autograd.graph.needs_grad(input):
@@ -375,14 +503,17 @@ def as_strided(input: Tensor, size, stride, storage_offset=None) -> Tensor:
 
 
 def _expand_as(x, other):
+    """``x.expand(other.size())``."""
     return expand(x, other._shape)
 
 
 def _T(x):
+    """The tensor with all its dims reversed (``permute(n-1, ..., 0)``)."""
     return permute(x, list(range(x.dim() - 1, -1, -1)))
 
 
 def _mT(x):
+    """The last two dims transposed (a batch of matrices)."""
     if x.dim() < 2:
         raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {x.dim()}-D tensor.")
     return transpose(x, -2, -1)
@@ -397,6 +528,7 @@ def _meta_inplace(name: str, fn):
             self.grad_fn, self._output_nr = v.grad_fn, v._output_nr
         return self
     method.__name__ = name
+    method.__doc__ = f"In-place version of ``{fn.__name__}``: this tensor takes the view's shape and strides."
     return method
 
 

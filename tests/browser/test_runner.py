@@ -1,7 +1,6 @@
 """`python -m borch_webgpu.run`: exit codes, tracebacks, output relayed as the script prints."""
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time

@@ -1,0 +1,67 @@
+"""``scope()`` and ``keep()``: memory that a block made is given back when the block ends.
+
+Tensors release their GPU buffers as soon as Python drops them. What can hold them longer is a
+reference cycle: an autograd graph that was never run backward (its nodes and outputs refer to
+each other), kept until Python's cycle collector happens to run. ``scope()`` collects those
+cycles when the block ends and flushes the GPU queue, so every buffer created inside is released
+except those still reachable from outside (parameters, optimizer state, values the block
+returned or stored) and those marked with ``keep(t)``.
+
+Example::
+
+    >>> import borch_webgpu as torch
+    >>> w = torch.ones(3, requires_grad=True)
+    >>> with torch.scope():
+    ...     loss = (w * 2).sum()
+    ...     loss.backward()
+    >>> w.grad
+    tensor([2., 2., 2.])
+"""
+from __future__ import annotations
+
+import gc
+
+__all__ = ["scope", "keep"]
+
+_stack: list["scope"] = []
+
+
+class scope:
+    """A block whose unreachable tensors (cycles included) are freed when it ends."""
+
+    def __init__(self):
+        self.kept: list = []
+
+    def __enter__(self) -> "scope":
+        _stack.append(self)
+        return self
+
+    def __exit__(self, *exc) -> bool:
+        _stack.pop()
+        # what the block kept survives it: an enclosing scope holds it now (outside any scope,
+        # ordinary references decide)
+        if _stack:
+            _stack[-1].kept.extend(self.kept)
+        self.kept = []
+        gc.collect()
+        from .device import webgpu as _rt
+        if _rt._runtime is not None:
+            _rt._runtime.flush()
+        return False
+
+    def __call__(self, fn):
+        import functools
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with scope():
+                return fn(*args, **kwargs)
+        return wrapper
+
+
+def keep(t):
+    """Mark ``t`` (a tensor or anything holding tensors) to survive the current scope even when nothing
+    else refers to it; returns ``t``. Outside a scope it changes nothing."""
+    if _stack:
+        _stack[-1].kept.append(t)
+    return t

@@ -1,0 +1,114 @@
+"""utils.data, the data sets, safetensors save/load and scope() on the cpu device."""
+from __future__ import annotations
+
+import gc
+import io
+import weakref
+
+import numpy as np
+import pytest
+
+import borch_webgpu as torch
+from borch_webgpu.utils.data import DataLoader, TensorDataset, random_split
+
+
+def test_save_load_round_trip(tmp_path):
+    sd = {"w": torch.arange(6.0).reshape(2, 3), "b": torch.tensor([1, 2, 3]), "m": torch.tensor([True, False])}
+    torch.save(sd, tmp_path / "a.safetensors")
+    back = torch.load(tmp_path / "a.safetensors")
+    assert list(back) == ["w", "b", "m"]
+    for k in sd:
+        assert back[k].dtype is sd[k].dtype and back[k].tolist() == sd[k].tolist()
+
+
+def test_save_nested_structure_and_plain_values():
+    obj = {"state": {0: {"step": torch.tensor(3.0), "buf": torch.ones(2)}}, "param_groups": [{"lr": 0.1, "params": [0]}],
+           "t": (torch.zeros(1), None, float("inf"))}
+    buf = io.BytesIO()
+    torch.save(obj, buf)
+    back = torch.load(io.BytesIO(buf.getvalue()))
+    assert back["state"][0]["buf"].tolist() == [1.0, 1.0]
+    assert back["param_groups"] == [{"lr": 0.1, "params": [0]}]
+    assert back["t"][1] is None and back["t"][2] == float("inf")
+
+
+def test_load_refuses_pickle_with_an_explanation(tmp_path):
+    p = tmp_path / "model.pt"
+    p.write_bytes(b"PK\x03\x04" + b"\0" * 100)
+    with pytest.raises(RuntimeError, match="safetensors"):
+        torch.load(p)
+
+
+def test_tensor_dataset_dataloader_and_random_split():
+    x = torch.arange(10.0).reshape(10, 1)
+    y = torch.arange(10)
+    ds = TensorDataset(x, y)
+    batches = list(DataLoader(ds, batch_size=4))
+    assert [b[0].shape[0] for b in batches] == [4, 4, 2]
+    assert batches[0][1].tolist() == [0, 1, 2, 3]
+    assert len(list(DataLoader(ds, batch_size=4, drop_last=True))) == 2
+    g = torch.Generator().manual_seed(0)
+    seen = sorted(v for b in DataLoader(ds, batch_size=3, shuffle=True, generator=g) for v in b[1].tolist())
+    assert seen == list(range(10))
+    a, b = random_split(ds, [7, 3], generator=torch.Generator().manual_seed(1))
+    assert len(a) == 7 and len(b) == 3
+    assert sorted(a.indices + b.indices) == list(range(10))
+    with pytest.raises(ValueError):
+        random_split(ds, [5, 6])
+
+
+def test_shuffle_is_reproducible_with_a_seeded_generator():
+    ds = TensorDataset(torch.arange(20))
+    order = lambda seed: [v for b in DataLoader(ds, batch_size=5, shuffle=True,  # noqa: E731
+                                                generator=torch.Generator().manual_seed(seed)) for v in b[0].tolist()]
+    assert order(3) == order(3) and order(3) != order(4)
+
+
+def test_mnist_and_digits(tmp_path):
+    mnist = torch.vision.datasets.MNIST(tmp_path, train=True, download=True)
+    test = torch.vision.datasets.MNIST(tmp_path, train=False, download=True)
+    assert len(mnist) == 8500 and len(test) == 1500
+    img, label = mnist[0]
+    assert img.shape == (28, 28) and img.dtype == np.uint8 and 0 <= label < 10
+    assert mnist.data.shape == (8500, 28, 28) and mnist.targets.shape == (8500,)
+    assert sorted(set(test.targets.tolist())) == list(range(10))
+    digits = torch.vision.datasets.Digits(tmp_path, train=False, download=True)
+    assert len(digits) == 360 and digits[0][0].shape == (8, 8) and digits.data.max().item() <= 16
+    with pytest.raises(RuntimeError, match="download=True"):
+        torch.vision.datasets.MNIST(tmp_path / "empty", train=True, download=False)
+
+
+def test_transforms_on_numpy_and_tensors():
+    from borch_webgpu.vision import transforms as T
+    img = (np.arange(28 * 28) % 256).astype(np.uint8).reshape(28, 28)
+    t = T.Compose([T.ToTensor(), T.Normalize((0.5,), (0.25,))])(img)
+    assert t.shape == (1, 28, 28) and t.device.type == "cpu"
+    assert abs(t[0, 0, 1].item() - ((1 / 255 - 0.5) / 0.25)) < 1e-6
+    torch.manual_seed(0)
+    crop = T.RandomCrop(24, padding=4)(img)
+    assert crop.shape == (24, 24)
+    assert T.CenterCrop(10)(img).shape == (10, 10)
+    flipped = T.RandomHorizontalFlip(p=1.0)(img)
+    assert (flipped[:, 0] == img[:, -1]).all()
+
+
+def test_scope_frees_graph_cycles_and_keep_survives():
+    w = torch.ones(3, requires_grad=True)
+    refs = []
+    with torch.scope():
+        y = (w * 2).exp()          # a graph that is never run backward
+        refs.append(weakref.ref(y))
+        kept = torch.keep(torch.ones(2) * 5)
+        refs.append(weakref.ref(kept))
+        del y, kept
+    gc.collect()
+    assert refs[0]() is None
+    with torch.scope():
+        with torch.scope():
+            inner = torch.keep(torch.ones(1))
+            r = weakref.ref(inner)
+            del inner
+        gc.collect()
+        assert r() is not None  # the outer scope holds what the inner one kept
+    gc.collect()
+    assert r() is None
