@@ -9,6 +9,10 @@ def test_memory_is_flat_and_nothing_is_recreated_in_a_loop(browser, summary_line
 import json
 import borch_webgpu as torch
 from borch_webgpu.device import _ffi
+# earlier tests share this Pyodide: collect their garbage before warming up, so that it is not
+# released (back into the pool) in the middle of the measured loop
+import gc
+gc.collect()
 x = torch.rand(1000)
 w = torch.rand(1000, requires_grad=True)
 for _ in range(20):  # warm up: pipelines, pool, bind groups
