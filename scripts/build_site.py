@@ -1,7 +1,8 @@
 """Build the static site into build/site/: our pages (web/), the runtime JS, Pyodide, the verified
-numpy wheel and our wheel. Everything the pages load is in that folder."""
+numpy wheel, our wheel and the data sets. Everything the pages load is in that folder."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import sys
@@ -31,6 +32,17 @@ def main() -> Path:
     (SITE / "wheels").mkdir()
     shutil.copyfile(wheel, SITE / "wheels" / wheel.name)
     (SITE / "runtime" / "site.json").write_text(json.dumps({"wheel": wheel.name}))
+    (SITE / "data").mkdir()
+    for name in _assets.DATA_FILES:
+        shutil.copyfile(_assets.data_dir() / name, SITE / "data" / name)
+    # generated parts of the site (lessons, API reference, playground bundle, ...): each module in
+    # scripts/site/ with a build(site_dir) function, in name order
+    for step in sorted((ROOT / "scripts" / "site").glob("[!_]*.py")):
+        spec = importlib.util.spec_from_file_location(f"site_{step.stem}", step)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        mod.build(SITE)
+        print(f"site step {step.name}: done")
     print(f"built {SITE}")
     return SITE
 

@@ -1,8 +1,12 @@
-"""The landing page served from build/site: boots, shows the adapter honestly, runs the demo."""
+"""The built site (build/site) in Chromium: the landing page boots Python in a worker, shows the adapter
+honestly, runs the demo and "Check my GPU"; its six ways in resolve; the API search finds names; the
+coverage page shows the counts; the models and vision pages are there; nothing leaves 127.0.0.1."""
 from __future__ import annotations
 
+import json
+import urllib.request
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import urljoin, urlparse
 
 import pytest
 
@@ -10,30 +14,41 @@ from borch_webgpu._server import Site, serve
 from borch_webgpu.run import CHROMIUM_FLAGS, chromium_path
 
 SITE = Path(__file__).resolve().parents[2] / "build" / "site"
+WAYS = ["lessons/", "tutorials/", "models/", "vision/", "api/", "playground/"]
 
 
 @pytest.fixture(scope="module")
-def site_page(playwright):
+def site(playwright):
+    """One browser context for every page of this module, so that the request log covers them all."""
     if not (SITE / "index.html").exists():
         pytest.fail("build/site is missing: scripts/test.sh builds it (python scripts/build_site.py)")
     httpd = serve(Site(root=SITE))
     base = f"http://127.0.0.1:{httpd.server_address[1]}/"
     browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS, headless=True)
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
-    requests: list[str] = []
-    page.on("request", lambda r: requests.append(r.url))
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(base)
-    page.wait_for_function("window.borchLanding && window.borchLanding.lastExit !== undefined", timeout=120_000)
-    yield page, requests, errors, base
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    log = {"requests": [], "failed": [], "errors": []}
+    context.on("request", lambda r: log["requests"].append(r.url))
+    context.on("response", lambda r: log["failed"].append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    context.on("requestfailed", lambda r: log["failed"].append(f"failed {r.url}"))
+    yield context, base, log
     browser.close()
     httpd.shutdown()
 
 
-def test_landing_boots_and_runs_demo(site_page, artifacts, summary_line):
-    page, requests, errors, base = site_page
-    assert not errors, errors
+@pytest.fixture(scope="module")
+def landing(site):
+    context, base, log = site
+    page = context.new_page()
+    page.on("pageerror", lambda e: log["errors"].append(str(e)))
+    page.goto(base)
+    page.wait_for_function("window.borchLanding && window.borchLanding.lastExit !== undefined", timeout=120_000)
+    return page
+
+
+def test_landing_boots_and_runs_demo(site, landing, artifacts, summary_line):
+    context, base, log = site
+    page = landing
+    assert not log["errors"], log["errors"]
     assert page.evaluate("window.borchLanding.lastExit") == 0
     out = page.inner_text("#demo-out")
     assert "tensor([[ 1.0000,  0.0000,  5.0000]," in out, out
@@ -46,19 +61,92 @@ def test_landing_boots_and_runs_demo(site_page, artifacts, summary_line):
     else:
         assert badge == "GPU"
     t = page.evaluate("window.borchLanding.timings")
-    summary_line(f"landing page boot (Pyodide + numpy + wheel + device): {t['totalMs'] / 1000:.2f} s")
+    summary_line(f"landing page boot in a worker (Pyodide + numpy + wheel + device): {t['totalMs'] / 1000:.2f} s")
     page.screenshot(path=str(artifacts / "landing.png"), full_page=True)
 
 
-def test_site_requests_stay_on_origin(site_page):
-    page, requests, errors, base = site_page
-    hosts = {urlparse(u).hostname for u in requests if not u.startswith(("data:", "blob:"))}
-    assert hosts == {"127.0.0.1"}, requests
+def test_check_my_gpu(landing, summary_line):
+    page = landing
+    page.click("#bench-run")
+    page.wait_for_function("window.borchLanding.bench !== undefined", timeout=120_000)
+    r = page.evaluate("window.borchLanding.bench")
+    assert not r.get("error"), page.inner_text("#demo-out")
+    assert r["add"]["gbps"] > 0 and r["matmul"]["gflops"] > 0 and r["checked"], r
+    assert page.inner_text("#bench-gbps").endswith(" GB/s")
+    assert page.inner_text("#bench-gflops").endswith(" GFLOP/s")
+    note = page.inner_text("#bench-note")
+    gpu = page.evaluate("window.borchLanding.gpu")
+    if gpu["adapter"]["is_software"]:
+        assert "not a GPU" in note and "SwiftShader" in note
+    summary_line(f"check my GPU on {r['adapter']}: add {r['add']['gbps']:.2f} GB/s ({r['add']['n']} floats), "
+                 f"matmul {r['matmul']['gflops']:.2f} GFLOP/s ({r['matmul']['m']}^3)")
 
 
-def test_playground_placeholder_is_served(site_page):
-    page, requests, errors, base = site_page
-    page2 = page.context.browser.new_page()
-    page2.goto(base + "playground/")
-    assert "Playground" in page2.inner_text("h1")
-    page2.close()
+def test_landing_six_ways_resolve(site, landing):
+    context, base, log = site
+    hrefs = landing.eval_on_selector_all("#ways a", "els => els.map(e => e.getAttribute('href'))")
+    assert hrefs == WAYS
+    nav = landing.eval_on_selector_all("header.top nav a", "els => els.map(e => e.getAttribute('href'))")
+    assert nav == WAYS
+    for href in hrefs:
+        with urllib.request.urlopen(urljoin(base, href)) as resp:
+            assert resp.status == 200, href
+            assert b"<html" in resp.read(2000).lower(), href
+
+
+def test_api_search_finds_conv2d(site, artifacts):
+    context, base, log = site
+    page = context.new_page()
+    page.goto(base + "api/")
+    page.wait_for_function("window.borchApiReady === true")
+    page.click("#api-search")
+    page.keyboard.type("Conv2d")
+    page.wait_for_selector("#api-results:not([hidden]) li")
+    names = page.eval_on_selector_all("#api-results li code", "els => els.map(e => e.textContent)")
+    assert names[0] == "torch.nn.Conv2d", names
+    assert "torch.nn.functional.conv2d" in names
+    page.screenshot(path=str(artifacts / "api.png"), full_page=False)
+    page.click("#api-results li a >> nth=0")
+    page.wait_for_url("**/api/torch.nn.html#torch.nn.Conv2d")
+    entry = page.locator('[id="torch.nn.Conv2d"]')
+    assert entry.is_visible()
+    assert "pytorch.org/docs/stable/generated/torch.nn.Conv2d.html" in entry.inner_html()
+    page.close()
+
+
+def test_coverage_page_shows_counts(site):
+    context, base, log = site
+    data = json.loads((SITE / "api" / "coverage.json").read_text())
+    page = context.new_page()
+    page.goto(base + "api/coverage.html")
+    for ns in data["namespaces"]:
+        row = page.locator(f'tr[data-ns="{ns["namespace"]}"]')
+        assert f'{ns["have"]} / {ns["torch"]}' in row.inner_text(), ns["namespace"]
+        heading = page.locator(f'[id="{ns["namespace"]}"] h2').inner_text()
+        assert f'{ns["have"]} of {ns["torch"]}' in heading
+    assert "2.13.0" in page.inner_text("p.lead")
+    page.close()
+
+
+def test_models_and_vision_pages(site):
+    context, base, log = site
+    page = context.new_page()
+    page.goto(base + "models/")
+    assert "not built yet" in page.inner_text(".notice").lower()
+    assert page.locator("tr[data-params]").count() >= 4
+    page.goto(base + "vision/")
+    for name in ("MNIST", "Digits"):
+        sec = page.locator(f'section[id="{name}"]')
+        assert int(sec.get_attribute("data-train")) > 0 and int(sec.get_attribute("data-test")) > 0
+        assert page.evaluate(f"document.querySelector('section[id={name}] img').naturalWidth") > 0
+    page.close()
+
+
+def test_site_requests_stay_on_origin(site):
+    """Runs last: every page above (and the worker) is in the log."""
+    context, base, log = site
+    urls = [u for u in log["requests"] if not u.startswith(("data:", "blob:"))]
+    assert any(u.endswith(".wasm") for u in urls) and any("/api/" in u for u in urls)
+    hosts = {urlparse(u).hostname for u in urls}
+    assert hosts == {"127.0.0.1"}, [u for u in urls if urlparse(u).hostname != "127.0.0.1"]
+    assert not log["failed"], log["failed"]
