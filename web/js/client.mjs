@@ -1,0 +1,89 @@
+// The page side of web/js/worker.mjs: start Python in a worker, run code, stream its output,
+// interrupt it (Stop) through Pyodide's interrupt buffer, or restart the worker.
+//
+//   const py = new PyWorker({ onStdout, onStderr, onLog, siteRoot });
+//   const { gpu, timings } = await py.ready;
+//   const { exitCode, stats } = await py.run(code);       // or py.cell(code, name, ns)
+//   py.interrupt();                                        // KeyboardInterrupt in the running code
+export class PyWorker {
+  constructor({ onStdout = () => {}, onStderr = () => {}, onLog = () => {}, siteRoot } = {}) {
+    this.handlers = { onStdout, onStderr, onLog };
+    this.siteRoot = siteRoot || new URL("../", import.meta.url).href;
+    this.pending = new Map();
+    this.nextId = 1;
+    this.running = 0;
+    this._start();
+  }
+
+  _start() {
+    // SharedArrayBuffer exists only on cross-origin-isolated pages (our server sends COOP/COEP)
+    this.interruptBuffer = typeof SharedArrayBuffer !== "undefined" ? new SharedArrayBuffer(4) : null;
+    this.worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
+    this.ready = new Promise((resolve, reject) => { this._readyResolve = resolve; this._readyReject = reject; });
+    this.worker.onmessage = (ev) => this._onMessage(ev.data);
+    this.worker.onerror = (ev) => this._readyReject(new Error(ev.message || "worker failed to start"));
+    this.ready.then(() => {}, () => {});
+    fetch(new URL("runtime/site.json", this.siteRoot)).then((r) => r.json()).then((site) => {
+      this.worker.postMessage({
+        type: "boot",
+        indexURL: new URL("pyodide/", this.siteRoot).href,
+        wheelURL: new URL("wheels/" + site.wheel, this.siteRoot).href,
+        interrupt: this.interruptBuffer,
+      });
+    }, (e) => this._readyReject(e));
+  }
+
+  _onMessage(m) {
+    if (m.type === "ready") this._readyResolve({ gpu: m.gpu, timings: m.timings });
+    else if (m.type === "boot-error") this._readyReject(new Error(m.message));
+    else if (m.type === "stdout") this.handlers.onStdout(m.text);
+    else if (m.type === "stderr") this.handlers.onStderr(m.text);
+    else if (m.type === "log") this.handlers.onLog(m.name, m.step, m.value);
+    else if (m.type === "done" || m.type === "stats") {
+      const p = this.pending.get(m.id);
+      if (p) { this.pending.delete(m.id); p(m); }
+    }
+  }
+
+  _request(msg) {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      if (this.interruptBuffer && msg.type !== "stats") new Int32Array(this.interruptBuffer)[0] = 0;
+      this.worker.postMessage({ ...msg, id });
+    });
+  }
+
+  async run(code, filename = "/home/pyodide/main.py") {
+    await this.ready;
+    this.running++;
+    try { return await this._request({ type: "run", code, filename }); } finally { this.running--; }
+  }
+
+  async cell(code, name, ns = "page") {
+    await this.ready;
+    this.running++;
+    try { return await this._request({ type: "cell", code, name, ns }); } finally { this.running--; }
+  }
+
+  async stats() {
+    await this.ready;
+    return (await this._request({ type: "stats" })).stats;
+  }
+
+  // Stop: a KeyboardInterrupt in the running Python code (needs SharedArrayBuffer); without it,
+  // restart the worker (state is lost).
+  interrupt() {
+    if (this.interruptBuffer) { new Int32Array(this.interruptBuffer)[0] = 2; return "interrupted"; }
+    this.restart();
+    return "restarted";
+  }
+
+  restart() {
+    this.worker.terminate();
+    for (const p of this.pending.values()) p({ type: "done", exitCode: 130, stats: null });
+    this.pending.clear();
+    this.running = 0;
+    this._start();
+  }
+}
