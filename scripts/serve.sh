@@ -5,6 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e .
+.venv/bin/python -m pip install -q -e '.[site]'
 .venv/bin/python scripts/build_site.py
 exec .venv/bin/python scripts/serve.py "$@"

@@ -10,6 +10,6 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e '.[test]'
+.venv/bin/python -m pip install -q -e '.[test,site]'
 .venv/bin/python scripts/build_site.py
 exec .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
