@@ -95,7 +95,10 @@ class BrowserSession:
         manifest_path = _assets.cache_dir() / f"mount-{os.getpid()}.json"
         manifest_path.write_text(json.dumps(manifest))
         self.site.files["mount/manifest.json"] = manifest_path
-        self.page.evaluate("(u) => window.borchMount(u)", "/mount/manifest.json")
+        try:  # evaluate waits for borchMount's promise: the page has read the manifest by then
+            self.page.evaluate("(u) => window.borchMount(u)", "/mount/manifest.json")
+        finally:
+            manifest_path.unlink(missing_ok=True)
 
     def run(self, source: str, guest: str, argv: list[str], timeout_s: float | None = None) -> int:
         self.page.evaluate("""([s, p, a]) => { window.__borchResult = undefined;
