@@ -3,7 +3,8 @@
 Tensors release their GPU buffers as soon as Python drops them. What can hold them longer is a
 reference cycle: an autograd graph that was never run backward (its nodes and outputs refer to
 each other), kept until Python's cycle collector happens to run. ``scope()`` collects those
-cycles when the block ends and flushes the GPU queue, so every buffer created inside is released
+cycles when the block ends (only among objects the block made: older ones are frozen meanwhile,
+``gc.freeze``) and flushes the GPU queue, so every buffer created inside is released
 except those still reachable from outside (parameters, optimizer state, values the block
 returned or stored) and those marked with ``keep(t)``.
 
@@ -33,6 +34,11 @@ class scope:
         self.kept: list = []
 
     def __enter__(self) -> "scope":
+        if not _stack:
+            # everything older than the block moves to the collector's permanent generation, so the
+            # collection at the end scans only what the block made (a full collection of a page
+            # with numpy loaded costs milliseconds; this costs what the block allocated)
+            gc.freeze()
         _stack.append(self)
         return self
 
@@ -44,6 +50,8 @@ class scope:
             _stack[-1].kept.extend(self.kept)
         self.kept = []
         gc.collect()
+        if not _stack:
+            gc.unfreeze()  # older objects are ordinary again: later garbage among them is still found
         from .device import webgpu as _rt
         if _rt._runtime is not None:
             _rt._runtime.flush()

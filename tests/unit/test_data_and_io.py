@@ -112,3 +112,32 @@ def test_scope_frees_graph_cycles_and_keep_survives():
         assert r() is not None  # the outer scope holds what the inner one kept
     gc.collect()
     assert r() is None
+
+
+def test_dataloader_gathers_tensordataset_batches_exactly_as_default_collate_would():
+    """The fast path (one gather per tensor) gives what per-sample indexing + default_collate gives,
+    for shuffled batches and for a random_split Subset; a subclass keeps its own __getitem__."""
+    from borch_webgpu.utils.data import DataLoader, TensorDataset, default_collate, random_split
+
+    x = torch.arange(40.).reshape(20, 2)
+    y = torch.arange(20)
+    ds = TensorDataset(x, y)
+    fast = list(DataLoader(ds, batch_size=6, shuffle=True, generator=torch.Generator().manual_seed(3)))
+    slow = list(DataLoader(ds, batch_size=6, shuffle=True, generator=torch.Generator().manual_seed(3),
+                           collate_fn=lambda s: default_collate(s)))
+    assert len(fast) == len(slow) == 4
+    for (xa, ya), (xb, yb) in zip(fast, slow):
+        assert xa.dtype == xb.dtype and ya.dtype == yb.dtype
+        assert xa.tolist() == xb.tolist() and ya.tolist() == yb.tolist()
+    train, _ = random_split(ds, [15, 5], generator=torch.Generator().manual_seed(1))
+    got = [b[1].tolist() for b in DataLoader(train, batch_size=4)]
+    want = [[train[i][1].item() for i in range(k, min(k + 4, 15))] for k in range(0, 15, 4)]
+    assert got == want
+
+    class Doubled(TensorDataset):
+        def __getitem__(self, i):
+            a, b = super().__getitem__(i)
+            return a * 2, b
+
+    xb, _ = next(iter(DataLoader(Doubled(x, y), batch_size=3)))
+    assert xb.tolist() == (x[:3] * 2).tolist()

@@ -11,7 +11,7 @@ import numbers
 import numpy as np
 
 from ...tensor import Tensor
-from .dataset import IterableDataset
+from .dataset import IterableDataset, Subset, TensorDataset
 from .sampler import BatchSampler, RandomSampler, SequentialSampler
 
 __all__ = ["DataLoader", "default_collate"]
@@ -53,6 +53,14 @@ def default_collate(batch):
         return [default_collate(list(s)) for s in zip(*batch)]
     raise TypeError(f"default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; found "
                     f"{type(first).__name__}")
+
+
+def _gathers_batches(ds) -> bool:
+    """A plain TensorDataset (or a plain Subset of one): its batches can be gathered at once.
+    Subclasses may override __getitem__, so they take the per-sample path."""
+    while type(ds) is Subset:
+        ds = ds.dataset
+    return type(ds) is TensorDataset
 
 
 class DataLoader:
@@ -105,6 +113,10 @@ class DataLoader:
         if self.batch_sampler is None:
             for idx in self.sampler:
                 yield self.dataset[idx]
+            return
+        if self.collate_fn is default_collate and _gathers_batches(self.dataset):
+            for indices in self.batch_sampler:  # one gather per tensor, not one op per sample
+                yield self.dataset._collated(indices)
             return
         fetch = getattr(self.dataset, "__getitems__", None)
         for indices in self.batch_sampler:
