@@ -54,12 +54,14 @@ class TensorDataset(Dataset):
         if idx.size and (idx.min() < -n or idx.max() >= n):
             bad = int(idx[(idx < -n) | (idx >= n)][0])
             raise IndexError(f"index {bad} is out of bounds for dimension 0 with size {n}")
-        out = []
+        out, on_device = [], {}  # one upload of the indices per device
         for t in self.tensors:
             if t.device.type == "cpu":  # stacked on the host, one upload (as default_collate does)
                 out.append(tensor(t.detach()._host("collate")[idx], dtype=t.dtype))
             else:
-                out.append(t[tensor(idx, device=t.device)])
+                if t.device not in on_device:
+                    on_device[t.device] = tensor(idx, device=t.device)
+                out.append(t[on_device[t.device]])
         return out
 
 
