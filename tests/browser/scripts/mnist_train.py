@@ -2,21 +2,24 @@
 
 ``mnist_train.py MLP_STEPS CNN_STEPS``. The budget is stated by the test that runs this: batch 64,
 AdamW with a one-cycle learning rate (peak 3e-3), cross-entropy with label smoothing 0.1, inputs
-normalised with MNIST's mean and standard deviation. The MLP (784-128-10, dropout 0.2) needs about
-1,500 steps (11 epochs of the 8,500 training digits) to pass 95% on the 1,500 test digits; the CNN
-beats it with a third of the steps.
+normalised with MNIST's mean and standard deviation, and each batch shifted by up to 2 pixels in x
+and y (one random shift per batch: a pad and a crop). The MLP (784-128-10, dropout 0.2) gets 1,500
+steps (11 epochs of the 8,500 training digits) to pass 95% on the 1,500 test digits (without the
+shifts it stalls near 95.3%); the CNN beats it in about half the steps (800).
 """
 import json
+import random
 import sys
 import time
 
 import borch_webgpu as torch
 from borch_webgpu import nn
+from borch_webgpu.nn import functional as F
 from borch_webgpu.utils.data import DataLoader, TensorDataset
 from borch_webgpu.vision import datasets
 
 MLP_STEPS = int(sys.argv[1]) if len(sys.argv) > 1 else 1500
-CNN_STEPS = int(sys.argv[2]) if len(sys.argv) > 2 else 500
+CNN_STEPS = int(sys.argv[2]) if len(sys.argv) > 2 else 800
 BATCH = 64
 
 train = datasets.MNIST("/tmp/data", train=True, download=True)
@@ -50,12 +53,15 @@ def run(make, steps):
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.1)
     loader = DataLoader(TensorDataset(x_train, y_train), batch_size=BATCH, shuffle=True,
                         generator=torch.Generator().manual_seed(2))
+    shifts = random.Random(5)  # on the host: no GPU read-back per step
     step, t0 = 0, time.perf_counter()
     model.train()
     while step < steps:
         for xb, yb in loader:
             with torch.scope():
                 opt.zero_grad()
+                dx, dy = shifts.randint(-2, 2), shifts.randint(-2, 2)
+                xb = F.pad(xb, (2, 2, 2, 2))[:, :, 2 + dy:30 + dy, 2 + dx:30 + dx]
                 loss = loss_fn(model(xb), yb)
                 loss.backward()
                 opt.step()
