@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ops.creation import full_like, tensor
+from ..ops.creation import full_like
 from ..tensor import Tensor
 from .adam import bump, new_step
 from .optimizer import Optimizer, check_fused_foreach, value
@@ -71,9 +71,7 @@ class Adagrad(Optimizer):
             group.setdefault("maximize", False)
             group.setdefault("differentiable", False)
             group.setdefault("fused", None)
-        for s in self.state.values():
-            if s and not isinstance(s["step"], Tensor):
-                s["step"] = tensor(float(s["step"]), device="cpu")
+        self._step_counts_as_tensors()
 
     def init_single(self, p: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
         state["step"] = new_step()

@@ -98,10 +98,7 @@ class Adam(Optimizer):
             group.setdefault("differentiable", False)
             group.setdefault("decoupled_weight_decay", False)
             group.setdefault("fused", None)
-            for p in group["params"]:
-                s = self.state.get(p, {})
-                if s and not isinstance(s["step"], Tensor):
-                    s["step"] = tensor(float(s["step"]), device="cpu")
+        self._step_counts_as_tensors()
 
     def init_single(self, p: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
         state["step"] = new_step()

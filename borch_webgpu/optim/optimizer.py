@@ -17,6 +17,7 @@ from itertools import chain
 from typing import Any
 
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
+from ..ops.creation import tensor
 from ..tensor import Tensor
 
 __all__ = ["Optimizer", "required", "register_optimizer_step_pre_hook", "register_optimizer_step_post_hook"]
@@ -158,6 +159,13 @@ class Optimizer:
     # ---- pickling and printing ----------------------------------------------------------------
     def __getstate__(self) -> dict[str, Any]:
         return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def _step_counts_as_tensors(self) -> None:
+        """States loaded with a plain number as ``step`` get it as a cpu tensor (as PyTorch's
+        Adam-family ``__setstate__`` does)."""
+        for s in self.state.values():
+            if s and not isinstance(s["step"], Tensor):
+                s["step"] = tensor(float(s["step"]), device="cpu")
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ops.creation import tensor, zeros_like
+from ..ops.creation import zeros_like
 from ..tensor import Tensor
 from .adam import bump, new_step
 from .optimizer import Optimizer, value
@@ -71,10 +71,7 @@ class RMSprop(Optimizer):
             group.setdefault("maximize", False)
             group.setdefault("differentiable", False)
             group.setdefault("capturable", False)
-            for p in group["params"]:
-                s = self.state.get(p, {})
-                if s and not isinstance(s["step"], Tensor):
-                    s["step"] = tensor(float(s["step"]), device="cpu")
+        self._step_counts_as_tensors()
 
     def init_single(self, p: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
         state["step"] = new_step()

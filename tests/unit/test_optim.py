@@ -165,3 +165,19 @@ def test_docstring_examples_run(module):
     mod = importlib.import_module("borch_webgpu.optim" + module)
     result = doctest.testmod(mod, extraglobs={"torch": bw}, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+@pytest.mark.parametrize("name", ["Adam", "RMSprop", "Adagrad"])
+def test_loaded_plain_number_step_becomes_a_tensor(name):
+    """A state dict whose ``step`` is a plain number (older PyTorch saved them so) loads with the step
+    as a float tensor, as PyTorch's __setstate__ converts it."""
+    w = bw.ones(2, requires_grad=True)
+    opt = getattr(bw.optim, name)([w], lr=0.1)
+    w.sum().backward()
+    opt.step()
+    sd = opt.state_dict()
+    sd["state"][0]["step"] = 3
+    fresh = getattr(bw.optim, name)([w], lr=0.1)
+    fresh.load_state_dict(sd)
+    step = fresh.state[w]["step"]
+    assert isinstance(step, bw.Tensor) and step.dtype == bw.float32 and step.item() == 3.0
