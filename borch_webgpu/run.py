@@ -59,7 +59,12 @@ class BrowserSession:
 
     def __init__(self, extra_files: dict[str, Path] | None = None, on_stdout=None, on_stderr=None,
                  on_request=None, chromium: str | None = None, playwright=None):
-        from playwright.sync_api import sync_playwright
+        try:
+            from playwright.sync_api import sync_playwright
+        except ImportError:
+            raise _assets.AssetError("the Chromium runner needs Playwright, which this Python does not have: "
+                                     "pip install 'borch_webgpu[run]' (or pip install playwright; never "
+                                     "`playwright install`: Debian's chromium is used)") from None
 
         files = _assets.runtime_files()
         files.update(extra_files or {})

@@ -56,21 +56,36 @@ def test_output_is_relayed_while_the_script_runs(tmp_path):
 
 
 def test_runner_works_from_an_installed_wheel_in_any_folder(tmp_path):
-    """Install the built wheel into a fresh venv and run a script from an unrelated folder."""
+    """Install the built wheel into a fresh venv and run a script from an unrelated folder.
+
+    The venv sees no base site-packages (a Playwright installed system-wide by hand must not make this
+    pass): it gets this interpreter's own packages (the project's .venv, where the `run` extra
+    installed Playwright and numpy) by a .pth file, as `pip install borch_webgpu[run]` would have put
+    them beside it. (tests/unit/test_wheel.py checks the one-line message without Playwright.)"""
+    import site
+    import sysconfig
+
     from borch_webgpu._wheel import build_wheel
 
     wheel = build_wheel(tmp_path / "wheels")
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     py = venv / "bin" / "python"
     subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True,
                    capture_output=True)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    env_check = subprocess.run([str(py), "-c", "import borch_webgpu, sys; print(borch_webgpu.__file__)"],
+    bare = subprocess.run([str(py), "-c", "import playwright"], capture_output=True, text=True, cwd=elsewhere)
+    assert bare.returncode != 0, "the new venv must not see a Playwright from outside the project"
+    src = "import borch_webgpu\nprint((borch_webgpu.ones(2, 3) * 2).sum().item())\n"
+    # this interpreter's packages (not its base's), after the venv's own: Playwright and its needs
+    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], *site.getsitepackages()}
+    venv_site = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                    capture_output=True, text=True, check=True).stdout.strip())
+    (venv_site / "zz_project_packages.pth").write_text("".join(p + "\n" for p in sorted(ours) if Path(p).is_dir()))
+    env_check = subprocess.run([str(py), "-c", "import borch_webgpu, playwright; print(borch_webgpu.__file__)"],
                                capture_output=True, text=True, cwd=elsewhere)
-    assert str(venv) in env_check.stdout, env_check
-    r = runner(elsewhere, "import borch_webgpu\nprint((borch_webgpu.ones(2, 3) * 2).sum().item())\n",
-               python=str(py))
+    assert env_check.returncode == 0 and str(venv) in env_check.stdout, env_check
+    r = runner(elsewhere, src, python=str(py))
     assert r.returncode == 0, r.stderr
     assert r.stdout == "12.0\n"

@@ -30,3 +30,18 @@ def test_wheel_is_reproducible(tmp_path):
     a = build_wheel(tmp_path / "a").read_bytes()
     b = build_wheel(tmp_path / "b").read_bytes()
     assert a == b
+
+
+def test_runner_without_playwright_says_what_to_install(tmp_path, monkeypatch, capsys):
+    """A Python without Playwright gets one line naming the install, not a traceback (exit 2)."""
+    import sys
+
+    from borch_webgpu import run
+
+    monkeypatch.setitem(sys.modules, "playwright", None)
+    monkeypatch.setitem(sys.modules, "playwright.sync_api", None)
+    script = tmp_path / "s.py"
+    script.write_text("print(1)\n")
+    assert run.main([str(script)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install 'borch_webgpu[run]'" in err, err
