@@ -36,7 +36,8 @@ def is_software(info: dict) -> bool:
 
 
 def memory_allocated() -> int:
-    """Bytes held by live tensors on the WebGPU device (pool size classes)."""
+    """Bytes held by live tensors and by captured graphs (torch.compile, CUDA graphs) on the WebGPU device
+    (pool size classes)."""
     return _rt.runtime().live_bytes if _rt.available() else 0
 
 

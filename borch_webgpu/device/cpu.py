@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
+from . import capture
+
 
 class CPUStorage:
     __slots__ = ("array", "__weakref__")
@@ -40,6 +42,8 @@ class CPUBackend:
 
     def view(self, t) -> np.ndarray:
         """A numpy view of tensor t (storage dtype); writes go to the tensor."""
+        if capture._active is not None:
+            capture._active.host_op("work on the cpu device")
         a = t._storage.array
         item = a.itemsize
         return as_strided(a[t._offset:], shape=t._shape, strides=tuple(s * item for s in t._stride))

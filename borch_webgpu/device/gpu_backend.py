@@ -2,11 +2,11 @@
 families (elementwise, reduce) that ops are dispatched to."""
 from __future__ import annotations
 
-import struct
 
 import numpy as np
 
 from . import kernels
+from .capture import f32_word
 from .webgpu import WG, groups_for, runtime
 
 MAX_RANK = 12
@@ -15,10 +15,10 @@ MAX_RANK = 12
 class GPUStorage:
     __slots__ = ("rt", "bid", "size", "nbytes", "__weakref__")
 
-    def __init__(self, rt, nbytes: int):
+    def __init__(self, rt, nbytes: int, fresh: bool = False):
         self.rt = rt
         self.nbytes = nbytes
-        self.bid, self.size = rt.alloc(max(nbytes, 4))
+        self.bid, self.size = rt.alloc(max(nbytes, 4), fresh)
 
     @property
     def backend(self):
@@ -62,13 +62,12 @@ def coalesce(shape, stride_lists):
     return [s for s, _ in out], [[sts[k] for _, sts in out] for k in range(len(stride_lists))]
 
 
-def f32_bits(x: float) -> int:
-    return struct.unpack("<I", struct.pack("<f", x))[0]
+f32_bits = f32_word  # a Dyn (a value recomputed per replay) gives a patchable word
 
 
 def scalar_bits(x, C) -> int:
     if C.wgsl in ("f32", "f16"):
-        return f32_bits(float(x))
+        return f32_bits(x)
     return int(x) & 0xFFFFFFFF
 
 
@@ -83,7 +82,7 @@ class GPUBackend:
 
     def from_numpy(self, arr: np.ndarray, dtype) -> GPUStorage:
         a = np.ascontiguousarray(arr, dtype=dtype.storage_np)
-        st = GPUStorage(self.rt, a.nbytes)
+        st = GPUStorage(self.rt, a.nbytes, fresh=True)
         self.rt.write(st.bid, 0, a)  # a fresh buffer has no pending readers
         return st
 
@@ -205,7 +204,7 @@ class GPUBackend:
         words[36:36 + len(rshape)] = rshape
         words[48:48 + len(rstr)] = rstr
         for j, p in enumerate(params):
-            words[8 + j] = f32_bits(float(p))
+            words[8 + j] = f32_bits(p)
         in_t, (file, block) = x.dtype.wgsl, (wgsl or op.wgsl)
 
         def pipe(mode, in_type):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from . import kernels
+from .capture import u32_word
 from .gpu_backend import GPUStorage, f32_bits
 from .webgpu import groups_for, runtime
 
@@ -20,8 +21,8 @@ def fill(mode: str, storage, offset: int, dtype, n: int, key: int, start: int, a
         return kernels.fill(head + modes[mode], T=T)
     pipe = rt.pipeline(("random", mode, T), source, "w")
     if mode == "randint":  # low as i32 bits, range as u32
-        words = [n, key & 0xFFFFFFFF, start & 0xFFFFFFFF, offset, int(a) & 0xFFFFFFFF, int(b - a) & 0xFFFFFFFF]
+        words = [n, u32_word(key), u32_word(start), offset, int(a) & 0xFFFFFFFF, int(b - a) & 0xFFFFFFFF]
     else:
-        words = [n, key & 0xFFFFFFFF, start & 0xFFFFFFFF, offset, f32_bits(a), f32_bits(b)]
+        words = [n, u32_word(key), u32_word(start), offset, f32_bits(a), f32_bits(b)]
     rt.dispatch(pipe, (storage.bid,), words, groups_for(n))
     return storage

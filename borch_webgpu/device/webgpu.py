@@ -19,7 +19,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from . import _ffi, kernels
+from . import _ffi, capture, kernels
 
 CMD_BINDGROUP, CMD_DISPATCH, CMD_FREE_BINDGROUP = 1, 2, 3
 SLOT_WORDS = 64            # 256-byte uniform block per dispatch; word 63 is never written (WGSL reads it as 0)
@@ -64,6 +64,11 @@ class Runtime:
         self.free_bg_ids: list[int] = []
         self.next_bg = 0
         self.dispatches = 0
+        # capture and replay (device/capture.py): buffers a graph uses are pinned; dropped, they park
+        self.pins: dict[int, int] = {}
+        self.parked: dict[int, int] = {}
+        self.graph_bytes = 0
+        self.next_graph = 0
         # kernels that take indices record the first bad one here; read back with every read
         self.err_buffer, _ = self.alloc(16)
         self.write(self.err_buffer, 0, np.zeros(4, np.uint32))
@@ -76,11 +81,21 @@ class Runtime:
         return getattr(self.js, name)(*args)
 
     # ---- buffers ----------------------------------------------------------------------------
-    def alloc(self, nbytes: int) -> tuple[int, int]:
+    def alloc(self, nbytes: int, fresh: bool = False) -> tuple[int, int]:
+        """A buffer of at least nbytes. fresh: not one that the capture in progress used already (host
+        data written into it stays a constant of the graph)."""
         size = bucket(nbytes)
         if size > self.max_buffer:
             raise RuntimeError(f"WebGPU out of memory: a tensor of {nbytes} bytes exceeds this adapter's "
                                f"maxBufferSize ({self.max_buffer} bytes)")
+        cap = capture._active
+        if cap is not None and not fresh:
+            own = cap.pool.get(size)
+            if own:
+                bid = own.pop()
+                self.live_bytes += size
+                self.peak_bytes = max(self.peak_bytes, self.live_bytes)
+                return bid, size
         free = self.pool.get(size)
         if free:
             bid = free.pop()
@@ -89,12 +104,28 @@ class Runtime:
             bid = self.next_buffer
             self.next_buffer += 1
             self._call("createBuffer", bid, size)
+        if cap is not None:
+            cap.owned[bid] = size
         self.live_bytes += size
         self.peak_bytes = max(self.peak_bytes, self.live_bytes)
         return bid, size
 
     def release(self, bid: int, size: int) -> None:
+        cap = capture._active
+        if cap is not None and bid in cap.owned and bid not in cap.constants:
+            self.live_bytes -= size
+            cap.pool.setdefault(size, []).append(bid)  # a temporary of the step: reused within it
+            self.dirty.add(bid)
+            return
+        if bid in self.pins or (cap is not None and (bid in cap.external or bid in cap.owned)):
+            # a graph may still read or write it: kept (and counted as allocated) until the graph goes
+            self.parked[bid] = size
+            self.graph_bytes += size
+            return
         self.live_bytes -= size
+        self._to_pool(bid, size)
+
+    def _to_pool(self, bid: int, size: int) -> None:
         self.pool.setdefault(size, []).append(bid)
         self.pooled_bytes += size
         self.dirty.add(bid)
@@ -111,6 +142,12 @@ class Runtime:
 
     def write(self, bid: int, byte_offset: int, data: np.ndarray) -> None:
         """Upload host data; recorded work that uses this buffer is submitted first."""
+        cap = capture._active
+        if cap is not None:
+            if bid in cap.owned:
+                cap.constants.add(bid)  # a constant of the graph: it must keep these bytes
+            else:
+                cap.cannot("writing host data into a tensor made before the captured region")
         if bid in self.dirty:
             # an upload runs before anything not yet submitted: submit first, so it lands after
             self.flush()
@@ -121,6 +158,8 @@ class Runtime:
             self._call("write", bid, byte_offset, raw)
 
     def read(self, bid: int, byte_offset: int, nbytes: int, what: str) -> bytes:
+        if capture._active is not None:
+            capture._active.cannot(what)
         self.flush()
         promise = self._call("read", bid, byte_offset, nbytes, self.err_buffer)
         try:
@@ -134,6 +173,8 @@ class Runtime:
         return self._finish_read(_ffi.as_py_bytes(data), nbytes, what)
 
     async def read_async(self, bid: int, byte_offset: int, nbytes: int, what: str) -> bytes:
+        if capture._active is not None:
+            capture._active.cannot(what)
         self.flush()
         data = await self._call("read", bid, byte_offset, nbytes, self.err_buffer)
         return self._finish_read(_ffi.as_py_bytes(data), nbytes, what)
@@ -148,7 +189,8 @@ class Runtime:
         return code
 
     def _finish_read(self, raw: bytes, nbytes: int, what: str) -> bytes:
-        self.check_errors(what)
+        if raw[nbytes + 16:nbytes + 20] != b"\0\0\0\0":  # device errors are waiting (js/gpu.js read)
+            self.check_errors(what)
         code, bad, size, _ = np.frombuffer(raw[nbytes:nbytes + 16], dtype=np.uint32)
         if code:
             self.write(self.err_buffer, 0, np.zeros(4, np.uint32))
@@ -234,9 +276,15 @@ class Runtime:
         if len(self.slots) >= UNIFORM_SLOTS:
             self.flush()
         pid, lid = pipe
-        bg = self.bindgroup(lid, buffers)
         gx = groups if groups <= self.max_groups else self.max_groups
         gy = (groups + gx - 1) // gx
+        cap = capture._active
+        if cap is not None:
+            cap.record(pid, lid, buffers, params, gx, gy)
+            if not cap.execute:
+                self.dispatches += 1
+                return
+        bg = self.bindgroup(lid, buffers)
         self.cmds += (CMD_DISPATCH, pid, bg, len(self.slots), gx, gy, 1)
         self.slots.append(params)
         self.dispatches += 1
@@ -252,6 +300,83 @@ class Runtime:
             self.slots = []
         self.dirty.clear()
 
+    # ---- capture and replay (device/capture.py) -------------------------------------------------
+    def capture(self, *, execute: bool, fullgraph: bool, label: str) -> capture.Capture:
+        """A capture to use as ``with rt.capture(...) as cap:``, then :meth:`finish_capture`."""
+        return capture.Capture(self, execute=execute, fullgraph=fullgraph, label=label)
+
+    def finish_capture(self, cap: capture.Capture, extra_pins=()) -> capture.Graph | None:
+        """Register a finished capture as a graph (None, and its buffers freed, when it broke)."""
+        if cap.broken is not None or not cap.records:
+            self._release_capture(cap, pinned=False)
+            return None
+        gid = self.next_graph
+        self.next_graph += 1
+        recs: list[int] = []
+        u = np.zeros((len(cap.records), SLOT_WORDS), dtype=np.uint32)
+        for i, (pid, lid, bufs, words, gx, gy) in enumerate(cap.records):
+            recs += (pid, lid, gx, gy, len(bufs), *bufs)
+            u[i, :len(words)] = words
+        self.flush()
+        self._call("registerGraph", gid, np.asarray(recs, dtype=np.int32), u, len(cap.records))
+        g = capture.Graph(self, cap, gid, extra_pins)
+        for b in g.bids:
+            self.pins[b] = self.pins.get(b, 0) + 1
+        self._release_capture(cap, pinned=True)
+        return g
+
+    def _release_capture(self, cap: capture.Capture, pinned: bool) -> None:
+        # the capture's free temporaries: the graph's own (parked) if it lives, else back to the pool
+        for size, ids in cap.pool.items():
+            for b in ids:
+                if pinned:
+                    self.parked[b] = size
+                    self.graph_bytes += size
+                    self.live_bytes += size
+                else:
+                    self._to_pool(b, size)
+        cap.pool.clear()
+        if not pinned:
+            for b in [b for b in self.parked if b not in self.pins]:
+                self._unpark(b)
+        self.peak_bytes = max(self.peak_bytes, self.live_bytes)
+
+    def _unpark(self, b: int) -> None:
+        size = self.parked.pop(b)
+        self.graph_bytes -= size
+        self.live_bytes -= size
+        self._to_pool(b, size)
+
+    def drop_graph(self, g: capture.Graph) -> None:
+        for b in g.bids:
+            n = self.pins.get(b, 0) - 1
+            if n > 0:
+                self.pins[b] = n
+            else:
+                self.pins.pop(b, None)
+                if b in self.parked:
+                    self._unpark(b)
+        self.flush()
+        self._call("dropGraph", g.gid)
+
+    def replay(self, g: capture.Graph, pre_copies=(), post_copies=()) -> None:
+        """Submit pending eager work, pre_copies, the graph, post_copies: one JS call, one submit.
+        Copies are flat (src, src_offset, dst, dst_offset, nbytes) lists of buffer ids and bytes."""
+        if capture._active is not None:
+            capture._active.cannot(f"replaying graph '{g.label}'")
+        patches = g.patch_words()
+        n = len(self.slots)
+        u = self.uniform_host
+        for i, words in enumerate(self.slots):
+            u[i, :len(words)] = words
+        self._call("replay", g.gid, np.asarray(self.cmds, dtype=np.int32) if self.cmds else None,
+                   u[:max(n, 1)], n, np.asarray(pre_copies, dtype=np.int32) if pre_copies else None,
+                   np.asarray(patches, dtype=np.uint32) if patches else None,
+                   np.asarray(post_copies, dtype=np.int32) if post_copies else None)
+        self.cmds = []
+        self.slots = []
+        self.dirty.clear()
+
     # ---- GPU timing (opt-in, timestamp-query) -----------------------------------------------------
     def enable_timing(self, enabled: bool) -> bool:
         """Time every flushed compute pass from now on (False: the adapter has no timestamp-query)."""
@@ -264,7 +389,7 @@ class Runtime:
     def stats(self) -> dict:
         out = json.loads(str(self._call("stats")))
         out.update(pipelines=len(self.pipelines), live_bytes=self.live_bytes, peak_bytes=self.peak_bytes,
-                   pooled_bytes=self.pooled_bytes, js_calls=_ffi.calls, dispatches_recorded=self.dispatches)
+                   pooled_bytes=self.pooled_bytes, graph_bytes=self.graph_bytes, js_calls=_ffi.calls, dispatches_recorded=self.dispatches)
         return out
 
 

@@ -14,12 +14,14 @@
     uniform: null, uniformSlots: 0,
     errors: [], lost: null,
     staging: [],
+    graphs: [], pendingTimed: [], replayChunk: 128,
     toDestroy: [],
-    stats: { flushes: 0, dispatches: 0, bindGroupsCreated: 0, submits: 0, buffersCreated: 0, pipelinesCreated: 0 },
+    stats: { flushes: 0, dispatches: 0, bindGroupsCreated: 0, submits: 0, buffersCreated: 0, pipelinesCreated: 0,
+             replays: 0, graphsRegistered: 0 },
     // opt-in GPU timing (enableTiming): a pair of timestamps per flushed compute pass
     timing: { enabled: false, querySet: null, resolve: null, free: [], readbacks: [], totalNs: 0, passes: 0, skipped: 0 },
   };
-  const TIMING_PAIRS = 64;      // passes whose timestamps may be in flight at once; more are not timed
+  const TIMING_PAIRS = 512;     // passes whose timestamps may be in flight at once; more are not timed
 
   const usageStorage = () => GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
 
@@ -138,19 +140,20 @@
     withBytes(proxy, (u8) => S.device.queue.writeBuffer(S.buffers[id], byteOffset, u8.buffer, u8.byteOffset, u8.byteLength));
   }
 
-  function flush(cmdProxy, uniformProxy, nSlots) {
+  // Encodes a command stream into enc (one compute pass for its dispatches); returns the dispatch count.
+  function encodeStream(enc, cmdProxy, uniformProxy, nSlots) {
     const dev = S.device;
     if (nSlots > 0) {
       withBytes(uniformProxy, (u8) => dev.queue.writeBuffer(S.uniform, 0, u8.buffer, u8.byteOffset, nSlots * SLOT_BYTES));
     }
     const pb = cmdProxy.getBuffer("i32");
     const c = pb.data;
-    let enc = null, pass = null, dispatches = 0, slot = -1;
+    let pass = null, dispatches = 0, slot = -1;
     try {
       for (let i = 0; i < c.length;) {
         const op = c[i];
         if (op === CMD_DISPATCH) {
-          if (!pass) { enc = enc || dev.createCommandEncoder(); slot = timingSlot(); pass = enc.beginComputePass(passTimestamps(slot)); }
+          if (!pass) { slot = timingSlot(); pass = enc.beginComputePass(passTimestamps(slot)); }
           pass.setPipeline(S.pipelines[c[i + 1]]);
           pass.setBindGroup(0, S.bindGroups[c[i + 2]], [c[i + 3] * SLOT_BYTES]);
           pass.dispatchWorkgroups(c[i + 4], c[i + 5], c[i + 6]);
@@ -177,11 +180,128 @@
       pb.release();
     }
     if (pass) pass.end();
-    if (slot >= 0) resolveTimestamps(enc, slot);
-    if (enc) { dev.queue.submit([enc.finish()]); S.stats.submits++; }
-    if (slot >= 0) readTimestamps(slot);
+    if (slot >= 0) { resolveTimestamps(enc, slot); S.pendingTimed.push(slot); }
+    return dispatches;
+  }
+
+  function submit(enc) {
+    S.device.queue.submit([enc.finish()]);
+    S.stats.submits++;
+    for (const slot of S.pendingTimed) readTimestamps(slot);
+    S.pendingTimed = [];
+  }
+
+  function flush(cmdProxy, uniformProxy, nSlots) {
+    const enc = S.device.createCommandEncoder();
+    const n = encodeStream(enc, cmdProxy, uniformProxy, nSlots);
+    if (n > 0) submit(enc);
     S.stats.flushes++;
-    S.stats.dispatches += dispatches;
+    S.stats.dispatches += n;
+  }
+
+  // ---- captured graphs (device/capture.py): registered once, replayed with one call ----------
+  // records: per dispatch pipelineId, layoutId, x, y, nBuffers, bufferIds...; uniforms: 64 words each.
+  // The graph gets its own uniform buffer (one 256-byte block per dispatch) and its own bind groups,
+  // made here once, so a replay creates nothing.
+  function registerGraph(id, recProxy, uniformProxy, n) {
+    const dev = S.device;
+    const G = { list: [], uniform: null, mirror: null, bindGroups: 0 };
+    G.uniform = dev.createBuffer({ size: Math.max(1, n) * SLOT_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    withBytes(uniformProxy, (u8) => {
+      G.mirror = new Uint32Array(u8.slice().buffer);
+      dev.queue.writeBuffer(G.uniform, 0, G.mirror.buffer, 0, n * SLOT_BYTES);
+    });
+    const pb = recProxy.getBuffer("i32");
+    const c = pb.data, groups = new Map();
+    try {
+      for (let i = 0, d = 0; i < c.length; d++) {
+        const pid = c[i], lid = c[i + 1], x = c[i + 2], y = c[i + 3], nb = c[i + 4];
+        const bufs = Array.from(c.subarray(i + 5, i + 5 + nb));
+        const key = lid + ":" + bufs.join(",");
+        let bg = groups.get(key);
+        if (!bg) {
+          const entries = [{ binding: 0, resource: { buffer: G.uniform, offset: 0, size: SLOT_BYTES } }];
+          for (let k = 0; k < nb; k++) entries.push({ binding: k + 1, resource: { buffer: S.buffers[bufs[k]] } });
+          bg = dev.createBindGroup({ layout: S.layouts[lid].bgl, entries });
+          groups.set(key, bg);
+          S.stats.bindGroupsCreated++;
+          G.bindGroups++;
+        }
+        G.list.push([S.pipelines[pid], bg, d * SLOT_BYTES, x, y]);
+        i += 5 + nb;
+      }
+    } finally {
+      pb.release();
+    }
+    S.graphs[id] = G;
+    S.stats.graphsRegistered++;
+    return G.bindGroups;
+  }
+
+  function copies(enc, proxy) {
+    if (!proxy) return;
+    const pb = proxy.getBuffer("i32");
+    try {
+      const c = pb.data;
+      for (let i = 0; i + 4 < c.length; i += 5) {
+        if (c[i + 4] > 0) enc.copyBufferToBuffer(S.buffers[c[i]], c[i + 1], S.buffers[c[i + 2]], c[i + 3], c[i + 4]);
+      }
+    } finally {
+      pb.release();
+    }
+  }
+
+  // One call per step: pending eager work, copies into the graph's inputs, the graph, copies out.
+  function replay(id, cmdProxy, uniformProxy, nSlots, preProxy, patchProxy, postProxy) {
+    const dev = S.device, G = S.graphs[id];
+    if (!G) throw new Error("borch_webgpu: replay of an unknown graph " + id);
+    if (patchProxy) {
+      const pb = patchProxy.getBuffer("u32");
+      let lo = Infinity, hi = -1;
+      try {
+        const p = pb.data;
+        for (let i = 0; i + 1 < p.length; i += 2) { G.mirror[p[i]] = p[i + 1]; lo = Math.min(lo, p[i]); hi = Math.max(hi, p[i]); }
+      } finally {
+        pb.release();
+      }
+      if (hi >= 0) dev.queue.writeBuffer(G.uniform, lo * 4, G.mirror.buffer, lo * 4, (hi - lo + 1) * 4);
+    }
+    // The graph goes in chunks, each submitted as soon as it is encoded, so that the GPU starts on
+    // the first dispatches while the rest are still being encoded (encoding costs microseconds per
+    // dispatch; a step is a thousand of them).
+    let enc = dev.createCommandEncoder();
+    let n = 0;
+    if (cmdProxy) n += encodeStream(enc, cmdProxy, uniformProxy, nSlots);
+    copies(enc, preProxy);
+    const list = G.list, chunk = S.replayChunk;
+    for (let start = 0; start < list.length; start += chunk) {
+      const slot = timingSlot();
+      const pass = enc.beginComputePass(passTimestamps(slot));
+      let last = null;
+      for (let i = start, end = Math.min(list.length, start + chunk); i < end; i++) {
+        const d = list[i];
+        if (d[0] !== last) { pass.setPipeline(d[0]); last = d[0]; }
+        pass.setBindGroup(0, d[1], [d[2]]);
+        pass.dispatchWorkgroups(d[3], d[4], 1);
+      }
+      pass.end();
+      if (slot >= 0) { resolveTimestamps(enc, slot); S.pendingTimed.push(slot); }
+      if (start + chunk < list.length) { submit(enc); enc = dev.createCommandEncoder(); }
+    }
+    copies(enc, postProxy);
+    submit(enc);
+    S.stats.replays++;
+    S.stats.dispatches += n + G.list.length;
+  }
+
+  function dropGraph(id) {
+    const G = S.graphs[id];
+    if (!G) return;
+    S.graphs[id] = undefined;
+    S.toDestroy.push(G.uniform);
+    if (S.toDestroy.length === 1) {
+      S.device.queue.onSubmittedWorkDone().then(() => { const l = S.toDestroy; S.toDestroy = []; for (const x of l) x.destroy(); });
+    }
   }
 
   // ---- GPU timing (opt-in; needs the adapter feature "timestamp-query") ----------------------
@@ -246,7 +366,8 @@
   }
 
   // Copies nbytes from a storage buffer into a fresh Uint8Array (after everything flushed so far),
-  // followed by the 16 bytes of the error buffer errId (kernels record bad indices there).
+  // followed by the 16 bytes of the error buffer errId (kernels record bad indices there) and a
+  // uint32 count of the device errors pending in takeErrors().
   async function read(id, byteOffset, nbytes, errId) {
     const dev = S.device;
     const start = byteOffset & ~3, end = (byteOffset + nbytes + 3) & ~3, size = Math.max(4, end - start);
@@ -258,9 +379,11 @@
     S.stats.submits++;
     await st.mapAsync(GPUMapMode.READ, 0, size + 16);
     const mapped = st.getMappedRange(0, size + 16);
-    const out = new Uint8Array(nbytes + 16);
+    const out = new Uint8Array(nbytes + 20);
     out.set(new Uint8Array(mapped, byteOffset - start, nbytes), 0);
     out.set(new Uint8Array(mapped, size, 16), nbytes);
+    // then how many device errors wait in takeErrors(): Python asks for them only when there are some
+    new DataView(out.buffer).setUint32(nbytes + 16, S.errors.length + (S.lost ? 1 : 0), true);
     st.unmap();
     if (S.staging.length < 8 && size <= (64 << 20)) S.staging.push(st); else st.destroy();
     return out;
@@ -280,5 +403,6 @@
   function stats() { return JSON.stringify(S.stats); }
 
   return { init, createLayout, createPipeline, createBuffer, destroyBuffer, write, flush, read, sync, takeErrors, stats,
+           registerGraph, replay, dropGraph,
            enableTiming, gpuTime, state: S };
 })()

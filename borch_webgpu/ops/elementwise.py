@@ -10,6 +10,7 @@ import numpy as np
 
 from .. import _dtype, autograd
 from ..device import backend_for
+from ..device.capture import Dyn
 from ..tensor import Tensor
 from ._registry import OpDef, register
 
@@ -49,6 +50,8 @@ def _broadcast(op: str, shapes) -> tuple[int, ...]:
 
 
 def _py_scalar(x):
+    if isinstance(x, Dyn):
+        return x  # a value recomputed at every replay of a captured step
     if isinstance(x, (builtins.bool, np.bool_)):
         return builtins.bool(x)
     if isinstance(x, numbers.Integral):
@@ -98,7 +101,7 @@ def _fix_scalar(x, C):
     if isinstance(x, Tensor):
         return x
     if C.category == 2:
-        return builtins.float(x)
+        return x if isinstance(x, Dyn) else builtins.float(x)
     if C.category == 1:
         v = builtins.int(x)
         if not -(2 ** 31) <= v < 2 ** 31:
@@ -297,7 +300,7 @@ def _alpha(other, alpha, op, input=None):
         if ints and all(not t.dtype.is_floating_point for t in ints) and not any(
                 isinstance(x, builtins.float) for x in (input, other)):
             raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
-    if alpha == 1:
+    if alpha == 1 and not isinstance(alpha, Dyn):
         return other
     if isinstance(other, Tensor):
         return mul(other, alpha)

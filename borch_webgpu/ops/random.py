@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from .. import _dtype
-from ..device import backend_for, canonical
+from ..device import backend_for, canonical, capture
 from ..tensor import Tensor
 from ._registry import OpDef, register
 from .creation import _shape_arg
@@ -65,7 +65,21 @@ class Generator:
         return self
 
     def _take(self, n: int) -> tuple[int, int]:
-        """(32-bit key, counter start) for n counters, advancing the offset."""
+        """(32-bit key, counter start) for n counters, advancing the offset.
+
+        Inside a captured step both are recomputed at each replay, from the offset the generator has
+        then (a replay hook advances it by n, as the draw would): dropout masks differ per replay."""
+        key, start = self._take_now(n)
+        if capture.active() is None:
+            return key, start
+        cell = [key, start]
+
+        def advance():
+            cell[0], cell[1] = self._take_now(n)
+        capture.on_replay(advance)
+        return capture.DynWord(key, lambda: cell[0]), capture.DynWord(start, lambda: cell[1])
+
+    def _take_now(self, n: int) -> tuple[int, int]:
         key = (self._seed ^ (self._seed >> 32) ^ ((self._offset >> 32) * 0x85EBCA6B)) & 0xFFFFFFFF
         start = self._offset & 0xFFFFFFFF
         self._offset += n
