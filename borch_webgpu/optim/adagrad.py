@@ -6,7 +6,7 @@ from typing import Any
 from ..ops.creation import full_like
 from ..tensor import Tensor
 from .adam import bump, new_step
-from .optimizer import Optimizer, check_fused_foreach, value
+from .optimizer import Optimizer, check_fused_foreach, hyper
 
 __all__ = ["Adagrad"]
 
@@ -85,7 +85,7 @@ class Adagrad(Optimizer):
         weight_decay = group["weight_decay"]
         if weight_decay != 0:
             grad = grad.add(p, alpha=weight_decay)
-        clr = value(group["lr"]) / (1 + (step - 1) * group["lr_decay"])
+        clr = hyper(group, "lr") / (1 + (step - 1) * hyper(group, "lr_decay"))
         state_sum = state["sum"]
         state_sum.add_(grad * grad)
         std = state_sum.sqrt() + group["eps"]

@@ -6,7 +6,8 @@ from typing import Any
 from ..ops.creation import tensor, zeros_like
 from ..ops.elementwise import maximum
 from ..tensor import Tensor
-from .optimizer import Optimizer, check_fused_foreach, value
+from ..device import capture
+from .optimizer import Optimizer, check_fused_foreach, hyper
 
 __all__ = ["Adam"]
 
@@ -18,8 +19,18 @@ def new_step() -> Tensor:
 
 
 def bump(step_t: Tensor) -> float:
-    step_t.add_(1)
-    return step_t.item()
+    """Add one to the step counter and return it. Inside a captured step the counter is advanced by a
+    replay hook and the value read again before every replay (bias corrections follow it)."""
+    with capture.host_side():
+        step_t.add_(1)
+        step = step_t.item()
+    if capture.active() is None:
+        return step
+
+    def advance():
+        step_t.add_(1)
+    capture.on_replay(advance)
+    return capture.Dyn(step, step_t.item)
 
 
 class Adam(Optimizer):
@@ -108,8 +119,8 @@ class Adam(Optimizer):
             state["max_exp_avg_sq"] = zeros_like(p)
 
     def apply_single(self, p: Tensor, grad: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
-        lr, weight_decay, eps = value(group["lr"]), value(group["weight_decay"]), group["eps"]
-        beta1, beta2 = (value(b) for b in group["betas"])
+        lr, weight_decay, eps = hyper(group, "lr"), hyper(group, "weight_decay"), hyper(group, "eps")
+        beta1, beta2 = hyper(group, "betas", 0), hyper(group, "betas", 1)
         if group["maximize"]:
             grad = -grad
         step = bump(state["step"])

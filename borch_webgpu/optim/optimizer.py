@@ -17,6 +17,7 @@ from itertools import chain
 from typing import Any
 
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
+from ..device import capture
 from ..ops.creation import tensor
 from ..tensor import Tensor
 
@@ -89,6 +90,21 @@ def typename(obj) -> str:
 def value(x):
     """A hyperparameter as a Python number (a 1-element tensor lr is read once per step)."""
     return x.item() if isinstance(x, Tensor) else x
+
+
+def hyper(group: dict, key: str, index: int | None = None):
+    """``group[key]`` (or ``group[key][index]``) as a number for this step. Inside a captured step it is
+    a :class:`~borch_webgpu.device.capture.Dyn`, read again from the group before every replay, so a
+    scheduler's new value takes effect without a new capture."""
+    v = group[key] if index is None else group[key][index]
+    v = value(v)
+    if capture.active() is None or not isinstance(v, (int, float)) or isinstance(v, bool):
+        return v
+
+    def now():
+        x = group[key] if index is None else group[key][index]
+        return float(value(x))
+    return capture.Dyn(float(v), now)
 
 
 def _with_step_hooks(step: Callable) -> Callable:

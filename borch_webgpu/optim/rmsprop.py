@@ -6,7 +6,7 @@ from typing import Any
 from ..ops.creation import zeros_like
 from ..tensor import Tensor
 from .adam import bump, new_step
-from .optimizer import Optimizer, value
+from .optimizer import Optimizer, hyper
 
 __all__ = ["RMSprop"]
 
@@ -82,7 +82,8 @@ class RMSprop(Optimizer):
             state["grad_avg"] = zeros_like(p)
 
     def apply_single(self, p: Tensor, grad: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
-        alpha, eps, weight_decay, momentum = group["alpha"], group["eps"], group["weight_decay"], group["momentum"]
+        alpha, eps = hyper(group, "alpha"), hyper(group, "eps")
+        weight_decay, momentum = hyper(group, "weight_decay"), hyper(group, "momentum")
         if group["maximize"]:
             grad = -grad
         bump(state["step"])
@@ -100,6 +101,6 @@ class RMSprop(Optimizer):
         if momentum > 0:
             buf = state["momentum_buffer"]
             buf.mul_(momentum).add_(grad / avg)
-            p.add_(buf, alpha=-value(group["lr"]))
+            p.add_(buf, alpha=-hyper(group, "lr"))
         else:
-            p.add_(grad * -value(group["lr"]) / avg)
+            p.add_(grad * -hyper(group, "lr") / avg)

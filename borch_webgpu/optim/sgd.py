@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..tensor import Tensor
-from .optimizer import Optimizer, check_fused_foreach, value
+from .optimizer import Optimizer, check_fused_foreach, hyper
 
 __all__ = ["SGD"]
 
@@ -68,7 +68,7 @@ class SGD(Optimizer):
             group.setdefault("fused", False)
 
     def apply_single(self, p: Tensor, grad: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
-        weight_decay, momentum = value(group["weight_decay"]), group["momentum"]
+        weight_decay, momentum = hyper(group, "weight_decay"), hyper(group, "momentum")
         if group["maximize"]:
             grad = -grad
         if weight_decay != 0:
@@ -80,4 +80,4 @@ class SGD(Optimizer):
             else:
                 buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
             grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-        p.add_(grad, alpha=-value(group["lr"]))
+        p.add_(grad, alpha=-hyper(group, "lr"))
