@@ -44,6 +44,8 @@ from ._log import logged, set_log_sink
 from ._log import log_dispatch as log
 from . import cuda, linalg, nn, utils, webgpu
 from . import optim
+from ._compile import compile  # noqa: A004
+from . import _dynamo, compiler
 
 
 def __getattr__(name: str):

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from . import webgpu as _w
+from ._cuda_graphs import (CUDAGraph, Stream, current_stream, default_stream, graph, graph_pool_handle,
+                           make_graphed_callables, stream)
 
 __all__ = ["is_available", "device_count", "current_device", "get_device_name", "synchronize", "manual_seed",
            "manual_seed_all", "memory_allocated", "max_memory_allocated", "memory_reserved", "empty_cache",
-           "reset_peak_memory_stats"]
+           "reset_peak_memory_stats", "CUDAGraph", "graph", "make_graphed_callables", "Stream", "stream",
+           "current_stream", "default_stream", "graph_pool_handle"]
 
 
 def is_available() -> bool:

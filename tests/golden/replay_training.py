@@ -49,6 +49,7 @@ def rel(a, b) -> float:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default=None)
+    ap.add_argument("--compiled", action="store_true", help="run each step as torch.compile(train_step)")
     ns = ap.parse_args(argv)
     device = torch.device(ns.device) if ns.device else torch.get_default_device()
     path = HERE / "training" / "resnet18_cifar_w8.safetensors"
@@ -69,10 +70,21 @@ def main(argv=None) -> int:
     errs["eval-mode logits of PyTorch's saved state dict"] = loaded_err
     t0 = time.perf_counter()
     model.train()
-    for step in range(1, steps + 1):
+
+    def train_step(x, y):
         opt.zero_grad()
-        loss = loss_fn(model(xs[step - 1]), ys[step - 1])
+        loss = loss_fn(model(x), y)
         loss.backward()
+        opt.step()
+        return loss
+    compiled = torch.compile(train_step, fullgraph=True) if ns.compiled else None
+    for step in range(1, steps + 1):
+        if compiled is not None:
+            loss = compiled(xs[step - 1], ys[step - 1])  # the step's gradients stay in .grad after it
+        else:
+            opt.zero_grad()
+            loss = loss_fn(model(xs[step - 1]), ys[step - 1])
+            loss.backward()
         want = float(ref["losses"][step - 1].item())
         e = abs(loss.item() - want) / abs(want)
         if step == 1:
@@ -84,7 +96,8 @@ def main(argv=None) -> int:
             key = "gradients, step 1" if step == 1 else "gradients, step 30"
             for name, p in model.named_parameters():
                 errs[key] = max(errs[key], rel(p.grad, ref[f"grad{step}.{name}"]))
-        opt.step()
+        if compiled is None:
+            opt.step()
     for name, b in model.named_buffers():
         if name.endswith(("running_mean", "running_var")):
             errs["BatchNorm running buffers, after step 30"] = max(errs["BatchNorm running buffers, after step 30"],
@@ -108,7 +121,8 @@ def main(argv=None) -> int:
         failed += not ok
         print(f"training parity: {k}: largest relative error {errs[k]:.2e} (tolerance {tol:.1e}; PyTorch float32 "
               f"vs float64 {floors[k]:.1e}) {'ok' if ok else 'FAIL'}")
-    print(f"training parity: {len(tolerances) - failed} passed, {failed} failed [device {device.type}] "
+    how = f", compiled: {compiled.graphs} graph replayed" if compiled is not None else ""
+    print(f"training parity: {len(tolerances) - failed} passed, {failed} failed [device {device.type}{how}] "
           f"{steps} steps in {dt:.1f} s")
     return 1 if failed else 0
 
