@@ -349,7 +349,7 @@ class Tensor:
         from .device import device as _device_cls
         dev, dt = None, None
         copy = kwargs.pop("copy", False)
-        kwargs.pop("non_blocking", None)
+        non_blocking = kwargs.pop("non_blocking", False)
         for a in list(args) + list(kwargs.values()):
             if isinstance(a, _dtype.dtype):
                 dt = a
@@ -364,7 +364,7 @@ class Tensor:
         if dev == self._device and dt is self.dtype and not copy:
             return self
         from .ops import creation
-        return creation.to_copy(self, dev, dt)
+        return creation.to_copy(self, dev, dt, non_blocking=non_blocking)
 
     def cpu(self) -> "Tensor":
         """A copy on the ``cpu`` device (this tensor when it is there already)."""

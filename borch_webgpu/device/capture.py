@@ -170,6 +170,11 @@ class Capture:
         self.external: dict[int, None] = {}      # older buffers the records use
         self.broken: tuple[str, str] | None = None   # (what, where) of the first call that ended it
         self.host_ok = 0
+        # each allocation of an owned buffer during the capture is a version: [bid, first use, last use,
+        # freed]; records name the version each owned buffer held, so plan() can move temporaries
+        self.versions: list[list] = []
+        self.current: dict[int, int] = {}
+        self.rec_versions: list[tuple[int, ...] | None] = []
 
     def __enter__(self) -> "Capture":
         global _active
@@ -185,15 +190,74 @@ class Capture:
         return False
 
     # called by the runtime
+    def on_alloc(self, bid: int) -> None:
+        self.current[bid] = len(self.versions)
+        self.versions.append([bid, -1, -1, False])
+
+    def on_free(self, bid: int) -> None:
+        v = self.current.pop(bid, None)
+        if v is not None:
+            self.versions[v][3] = True
+
     def record(self, pid: int, lid: int, buffers: tuple[int, ...], words, gx: int, gy: int) -> None:
         i = len(self.records)
         self.records.append((pid, lid, buffers, list(words), gx, gy))
         for j, w in enumerate(words):
             if type(w) is not int and isinstance(w, DynWord):
                 self.patches.append((i, j, w))
+        vs = []
         for b in buffers:
-            if b not in self.owned:
-                self.external[b] = None
+            v = self.current.get(b, -1)
+            vs.append(v)
+            if v < 0:
+                if b not in self.owned:
+                    self.external[b] = None
+                continue
+            ver = self.versions[v]
+            if ver[1] < 0:
+                ver[1] = i
+            ver[2] = i
+        self.rec_versions.append(tuple(vs) if any(v >= 0 for v in vs) else None)
+
+    def plan(self) -> list[int]:
+        """Reassign the step's temporaries (owned buffers freed during the capture) to as few buffers as
+        their lifetimes in the trace allow (first to last dispatch that uses them; Python often drops
+        a tensor much later than its last use), rewrite the records, and return the owned buffers
+        that no longer hold anything (the caller gives them back to the pool)."""
+        size_of = self.owned
+        # a buffer alive at the end (or holding a constant) is blocked from its last version's first use
+        blocked: dict[int, int] = {}
+        temps = []
+        for v, (bid, first, last, freed) in enumerate(self.versions):
+            if not freed:  # alive at the end (only a buffer's last version can be): fixed from its first use
+                blocked[bid] = first if first >= 0 else len(self.records)
+            elif first >= 0:
+                temps.append((first, last, v))
+        for bid in self.constants:
+            blocked[bid] = -1  # never shared: its bytes were uploaded once
+        busy: dict[int, int] = {}      # physical bid -> last dispatch of what it holds
+        by_size: dict[int, list[int]] = {}
+        for bid, size in size_of.items():
+            by_size.setdefault(size, []).append(bid)
+        where: dict[int, int] = {}
+        for first, last, v in sorted(temps):
+            own = self.versions[v][0]
+            for bid in by_size[size_of[own]]:
+                if busy.get(bid, -1) < first and last < blocked.get(bid, 1 << 62):
+                    where[v] = bid
+                    busy[bid] = last
+                    break
+            else:  # cannot happen: the capture's own assignment is feasible; keep it to be safe
+                where[v] = own
+                busy[own] = max(busy.get(own, -1), last)
+        for i, vs in enumerate(self.rec_versions):
+            if vs is None:
+                continue
+            pid, lid, bufs, words, gx, gy = self.records[i]
+            bufs = tuple(where.get(v, b) if v >= 0 else b for b, v in zip(bufs, vs))
+            self.records[i] = (pid, lid, bufs, words, gx, gy)
+        used = set(busy) | set(blocked)
+        return [b for b in size_of if b not in used]
 
     def cannot(self, what: str) -> None:
         """A call that cannot be part of the graph: raise (fullgraph) or mark the capture broken."""

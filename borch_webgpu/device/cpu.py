@@ -26,6 +26,30 @@ class CPUStorage:
         return self.array.nbytes
 
 
+class DeferredCPUStorage(CPUStorage):
+    """A cpu storage whose values are still on their way from the GPU (``to("cpu", non_blocking=True)``):
+    the first use of ``array`` waits for them; until then Python and the GPU run side by side."""
+
+    __slots__ = ("_resolve",)
+
+    def __init__(self, resolve):
+        self._resolve = resolve
+
+    @property
+    def array(self) -> np.ndarray:
+        try:
+            return CPUStorage.array.__get__(self)
+        except AttributeError:
+            arr = self._resolve()
+            CPUStorage.array.__set__(self, arr)
+            self._resolve = None
+            return arr
+
+    @property
+    def nbytes(self) -> int:
+        return self.array.nbytes
+
+
 def compute_np(d):
     """The numpy dtype an op computes in for dtype d (bool computes as numpy bool)."""
     return np.bool_ if d.name == "bool" else d.storage_np

@@ -101,6 +101,21 @@ class GPUBackend:
         raw = np.frombuffer(self.rt.read(t._storage.bid, start, nbytes, what), dtype=dt)
         return np.lib.stride_tricks.as_strided(raw, shape=t._shape, strides=tuple(s * dt.itemsize for s in t._stride)).copy()
 
+    def to_cpu_later(self, t, what: str = "Tensor.to('cpu', non_blocking=True)"):
+        """A cpu storage (t's values, contiguous) whose copy starts now and is waited for on first use."""
+        from .cpu import DeferredCPUStorage
+        start, nbytes = self._span(t)
+        dt = t.dtype.storage_np
+        shape, strides = t._shape, tuple(s * dt.itemsize for s in t._stride)
+        if nbytes == 0:
+            return DeferredCPUStorage(lambda: np.zeros(int(np.prod(shape)), dtype=dt))
+        finish = self.rt.read_later(t._storage.bid, start, nbytes, what)
+
+        def resolve():
+            raw = np.frombuffer(finish(), dtype=dt)
+            return np.lib.stride_tricks.as_strided(raw, shape=shape, strides=strides).copy().reshape(-1)
+        return DeferredCPUStorage(resolve)
+
     async def to_numpy_async(self, t, what: str = "reading a tensor") -> np.ndarray:
         start, nbytes = self._span(t)
         dt = t.dtype.storage_np

@@ -93,6 +93,7 @@ class Runtime:
             own = cap.pool.get(size)
             if own:
                 bid = own.pop()
+                cap.on_alloc(bid)
                 self.live_bytes += size
                 self.peak_bytes = max(self.peak_bytes, self.live_bytes)
                 return bid, size
@@ -106,6 +107,7 @@ class Runtime:
             self._call("createBuffer", bid, size)
         if cap is not None:
             cap.owned[bid] = size
+            cap.on_alloc(bid)
         self.live_bytes += size
         self.peak_bytes = max(self.peak_bytes, self.live_bytes)
         return bid, size
@@ -115,6 +117,7 @@ class Runtime:
         if cap is not None and bid in cap.owned and bid not in cap.constants:
             self.live_bytes -= size
             cap.pool.setdefault(size, []).append(bid)  # a temporary of the step: reused within it
+            cap.on_free(bid)
             self.dirty.add(bid)
             return
         if bid in self.pins or (cap is not None and (bid in cap.external or bid in cap.owned)):
@@ -171,6 +174,25 @@ class Runtime:
                 raise GPUError(f"{what}: reading back from the GPU failed: {err}") from None
             raise
         return self._finish_read(_ffi.as_py_bytes(data), nbytes, what)
+
+    def read_later(self, bid: int, byte_offset: int, nbytes: int, what: str):
+        """Start a read now (after the work submitted so far); returns a function that waits for it."""
+        if capture._active is not None:
+            capture._active.cannot(what)
+        self.flush()
+        promise = self._call("read", bid, byte_offset, nbytes, self.err_buffer)
+
+        def finish() -> bytes:
+            try:
+                data = _ffi.wait(promise, what)
+            except _ffi.BlockingNotAvailable:
+                raise
+            except Exception as err:
+                if _ffi.is_js_error(err):
+                    raise GPUError(f"{what}: reading back from the GPU failed: {err}") from None
+                raise
+            return self._finish_read(_ffi.as_py_bytes(data), nbytes, what)
+        return finish
 
     async def read_async(self, bid: int, byte_offset: int, nbytes: int, what: str) -> bytes:
         if capture._active is not None:
@@ -310,6 +332,10 @@ class Runtime:
         if cap.broken is not None or not cap.records:
             self._release_capture(cap, pinned=False)
             return None
+        for b in cap.plan():  # temporaries packed by their lifetimes in the trace: these went unused
+            size = cap.owned.pop(b)
+            cap.pool[size].remove(b)
+            self._to_pool(b, size)
         gid = self.next_graph
         self.next_graph += 1
         recs: list[int] = []

@@ -316,8 +316,13 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad:
     return _from_host("eye", np.eye(n, m, dtype=np.float32), dtype or _dtype.float32, device, requires_grad)
 
 
-def to_copy(t: Tensor, dev, dt) -> Tensor:
-    """Copy ``t`` to another device and/or dtype (Tensor.to)."""
+def to_copy(t: Tensor, dev, dt, non_blocking: bool = False) -> Tensor:
+    """Copy ``t`` to another device and/or dtype (Tensor.to). ``non_blocking`` from WebGPU to the cpu
+    starts the copy and returns at once: the values are waited for when first used."""
+    from ..autograd.grad_mode import is_grad_enabled
+    if non_blocking and t.device.type == "webgpu" and dev.type == "cpu" and dt is t.dtype and \
+            not (t.requires_grad and is_grad_enabled()) and t.dtype.storage_np == t.dtype.np:
+        return Tensor._make(t._backend().to_cpu_later(t), t._shape, dt, dev)
     if dev != t.device:
         host = t.detach()._host("Tensor.to()")
         out = _from_host("to", host, dt, dev)

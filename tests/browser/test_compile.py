@@ -30,6 +30,11 @@ init = resnet18_cifar(num_classes=10, width=8).state_dict()
 
 
 def run(compiled):
+    import gc
+    gc.collect()
+    torch.webgpu.synchronize()
+    torch.webgpu.reset_peak_memory_stats()
+    base = torch.webgpu.memory_allocated()
     model = resnet18_cifar(num_classes=10, width=8).to("webgpu")
     model.load_state_dict(init)
     model.train()
@@ -53,9 +58,11 @@ def run(compiled):
                                                   "buffersCreated", "replays", "dispatches")})
     params = [p.detach().numpy().copy() for p in model.parameters()]
     bufs = [b.numpy().copy() for b in model.buffers()]
+    PEAK[compiled] = torch.webgpu.max_memory_allocated() - base
     return losses, counts, params, bufs, (step.graphs if compiled else 0)
 
 
+PEAK = {}
 le, ce, pe, be, _ = run(False)
 lc, cc, pc, bc, graphs = run(True)
 print(json.dumps({
@@ -64,6 +71,7 @@ print(json.dumps({
     "param_diff": max(float(abs(a - b).max()) for a, b in zip(pe, pc)),
     "buffer_diff": max(float(abs(a.astype("float64") - b).max()) for a, b in zip(be, bc)),
     "eager_counts": ce[-1], "compiled_counts": cc[3:], "graphs": graphs, "losses": [le[0], le[-1]],
+    "peak_eager": PEAK[False], "peak_compiled": PEAK[True],
 }))
 """
 
@@ -77,8 +85,10 @@ def test_compiled_resnet_steps_match_eager_and_replay_with_one_js_call(browser, 
                  f"{r['loss_diff']:.1e}, parameters {r['param_diff']:.1e}; per replayed step "
                  f"{steady[-1]['js_calls']} JS calls (replay + loss read), {steady[-1]['dispatches']} dispatches, "
                  f"eager {r['eager_counts']['js_calls']} JS calls and {r['eager_counts']['bindGroupsCreated']} "
-                 "bind groups")
+                 f"bind groups; peak memory eager {r['peak_eager']} B, compiled {r['peak_compiled']} B")
     assert r["graphs"] == 1
+    # the graph packs the step's temporaries by their lifetimes in the trace: it never needs more
+    assert r["peak_compiled"] <= r["peak_eager"], r
     assert r["loss_diff"] <= 1e-6 and r["loss_rel"] <= 1e-6, r
     assert r["param_diff"] <= 1e-6 and r["buffer_diff"] <= 1e-6, r
     for c in steady:  # steps 4..30: replays
@@ -215,6 +225,15 @@ with warnings.catch_warnings(record=True) as w:
     vals = [brk(torch.full((3,), v)).tolist() for v in (1.0, 1.0, -1.0, 1.0, 1.0)]
 res["break_warnings"] = [str(x.message) for x in w if "graph break" in str(x.message)]
 res["break_vals"] = vals
+
+# the previous step's value, read while the next step runs: to("cpu", non_blocking=True)
+t = torch.arange(6.0).reshape(2, 3) * 2
+torch.webgpu.synchronize()
+c0 = torch.webgpu.stats()["js_calls"]
+c = t.t().to("cpu", non_blocking=True)
+c1 = torch.webgpu.stats()["js_calls"]
+later = step(x, y)  # more GPU work submitted before the value is used
+res["nonblocking"] = [c.device.type, c.tolist(), c1 - c0 - 1, torch.webgpu.stats()["js_calls"] - c1 - 1]
 print(json.dumps(res))
 """
 
@@ -236,6 +255,11 @@ def test_compile_guards_schedulers_dropout_and_graph_breaks(browser, summary_lin
     assert len(r["break_warnings"]) == 1 and "Tensor.item()" in r["break_warnings"][0], r
     assert ".py:" in r["break_warnings"][0], r
     assert r["break_vals"] == [[2.0] * 3, [2.0] * 3, [-2.0] * 3, [2.0] * 3, [2.0] * 3], r
+    # one JS call starts the copy (a flush of pending work may add one), none to use the values later
+    # besides the next step's replay
+    kind, values, start_calls, later_calls = r["nonblocking"]
+    assert kind == "cpu" and values == [[0.0, 6.0], [2.0, 8.0], [4.0, 10.0]], r
+    assert start_calls <= 2 and later_calls == 1, r
 
 
 CUDA_GRAPHS = r"""

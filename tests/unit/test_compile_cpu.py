@@ -134,3 +134,22 @@ def test_a_read_inside_a_capture_ends_it_or_raises():
         with rt.capture(execute=True, fullgraph=True, label="hard") as cap:
             cap.cannot("print()")
     assert capture.active() is None
+
+
+def test_the_plan_packs_temporaries_by_their_lifetimes_in_the_trace():
+    rt = fake_runtime()
+    pipe = (0, 0)
+    with rt.capture(execute=False, fullgraph=True, label="t") as cap:
+        t1, s1 = rt.alloc(4096)
+        rt.dispatch(pipe, (t1,), [0], 1)           # t1's last use
+        t2, s2 = rt.alloc(4096)                      # Python still holds t1: a second buffer
+        rt.dispatch(pipe, (t2,), [0], 1)
+        keep, sk = rt.alloc(4096)                    # alive after the capture (a gradient, say)
+        rt.dispatch(pipe, (keep, t2), [0], 1)
+        rt.release(t1, s1)
+        rt.release(t2, s2)
+    assert t1 != t2
+    g = rt.finish_capture(cap)
+    recs = [r[2] for r in cap.records]
+    assert recs == [(t1,), (t1,), (keep, t1)]        # t2 moved into t1: their lifetimes do not overlap
+    assert t2 not in g.bids and rt.alloc(4096)[0] == t2  # and t2 is the pool's again
