@@ -214,7 +214,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, help="timed inference runs per variant")
     ap.add_argument("--gpu-steps", type=int, help="extra steps with GPU timing on (0: none; default = steps)")
     ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--eager-flush", type=int, help="submit eager work every N dispatches (the runtime's "
+                    "EAGER_FLUSH; 4096: only when a value is read)")
     ns = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    if ns.eager_flush:
+        from borch_webgpu.device import webgpu as _rtm
+        _rtm.EAGER_FLUSH = ns.eager_flush
     C = dict(SIZES[ns.sizes])
     C["steps"] = ns.steps or C["steps"]
     C["runs"] = ns.runs or C["runs"]

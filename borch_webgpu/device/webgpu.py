@@ -24,6 +24,7 @@ from . import _ffi, capture, kernels
 CMD_BINDGROUP, CMD_DISPATCH, CMD_FREE_BINDGROUP = 1, 2, 3
 SLOT_WORDS = 64            # 256-byte uniform block per dispatch; word 63 is never written (WGSL reads it as 0)
 UNIFORM_SLOTS = 4096       # dispatches per flush at most
+EAGER_FLUSH = 192          # eager work is submitted every this many dispatches, so the GPU starts early
 MAX_BINDGROUPS = 4096
 WG = 256                   # threads per workgroup in every 1-D kernel
 
@@ -295,7 +296,9 @@ class Runtime:
         if groups <= 0:
             return
         assert len(params) < SLOT_WORDS, "uniform word 63 must stay 0"
-        if len(self.slots) >= UNIFORM_SLOTS:
+        if len(self.slots) >= EAGER_FLUSH:
+            # the GPU works on what is recorded while Python records the rest (a training step is a
+            # thousand dispatches; waiting for the first read would leave the GPU idle until then)
             self.flush()
         pid, lid = pipe
         gx = groups if groups <= self.max_groups else self.max_groups
