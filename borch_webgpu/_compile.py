@@ -237,6 +237,12 @@ class CompiledFunction:
             out_spec = _flatten(out, outs)
             if cap.broken is None and any(not _on_gpu(t) for t in outs):
                 cap.cannot("returning a cpu tensor")
+            if cap.broken is None and is_grad_enabled() and any(t.requires_grad for t in outs):
+                # its backward would run outside the region, over an autograd graph a replay cannot
+                # give: this entry runs eagerly (the whole training step compiles and replays)
+                cap.broken = ("returning a tensor that requires grad (backward outside the compiled region; "
+                              "compile the whole training step, or run inference under torch.no_grad())",
+                              _capture.user_frame())
         if cap.broken is not None:
             rt.finish_capture(cap)
             e.eager = f"{cap.broken[0]} at {cap.broken[1]}"

@@ -226,6 +226,30 @@ with warnings.catch_warnings(record=True) as w:
 res["break_warnings"] = [str(x.message) for x in w if "graph break" in str(x.message)]
 res["break_vals"] = vals
 
+# torch.compile(model) with backward outside: runs eagerly (reported once), same numbers; inference replays
+def module_run(compiled):
+    torch.manual_seed(4)
+    m = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+    f = torch.compile(m) if compiled else m
+    o = torch.optim.SGD(m.parameters(), lr=0.1)
+    xx, yy = torch.randn(8, 4), torch.randn(8, 2)
+    ls = []
+    for _ in range(4):
+        o.zero_grad()
+        l = F.mse_loss(f(xx), yy)
+        l.backward()
+        o.step()
+        ls.append(l.item())
+    m.eval()
+    with torch.no_grad():
+        ev = [f(xx).sum().item() for _ in range(4)]
+    return ls, ev, (f._compiled.graphs if compiled else 0)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    me_, mc_ = module_run(False), module_run(True)
+res["module"] = [me_[0] == mc_[0], me_[1] == mc_[1], mc_[2],
+                 sum("requires grad" in str(x.message) for x in w)]
+
 # the previous step's value, read while the next step runs: to("cpu", non_blocking=True)
 t = torch.arange(6.0).reshape(2, 3) * 2
 torch.webgpu.synchronize()
@@ -255,6 +279,7 @@ def test_compile_guards_schedulers_dropout_and_graph_breaks(browser, summary_lin
     assert len(r["break_warnings"]) == 1 and "Tensor.item()" in r["break_warnings"][0], r
     assert ".py:" in r["break_warnings"][0], r
     assert r["break_vals"] == [[2.0] * 3, [2.0] * 3, [-2.0] * 3, [2.0] * 3, [2.0] * 3], r
+    assert r["module"] == [True, True, 1, 1], r
     # one JS call starts the copy (a flush of pending work may add one), none to use the values later
     # besides the next step's replay
     kind, values, start_calls, later_calls = r["nonblocking"]
