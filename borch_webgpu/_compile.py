@@ -140,6 +140,15 @@ def _build(spec, leaves: list) -> Any:
     return v
 
 
+def _backward_pending(t: Tensor) -> bool:
+    """t has an autograd graph that backward has not gone through yet (it will run after the call)."""
+    return t.grad_fn is not None and not getattr(t.grad_fn, "_ran", True)
+
+
+def _tensor_or_tuple(x) -> bool:
+    return isinstance(x, Tensor) or (isinstance(x, tuple) and bool(x) and all(isinstance(i, Tensor) for i in x))
+
+
 def _snapshot(t: Tensor) -> Tensor:
     """A new tensor with t's values and layout, no autograd history."""
     with no_grad():
@@ -152,11 +161,15 @@ def _on_gpu(t: Tensor) -> bool:
 
 # ---- one cache entry ------------------------------------------------------------------------------
 class _Entry:
-    __slots__ = ("calls", "graph", "eager", "in_spec", "statics", "out_spec", "outs", "reported")
+    __slots__ = ("calls", "graph", "eager", "in_spec", "statics", "out_spec", "outs", "reported", "autograd",
+                 "graphed", "graphed_graphs")
 
     def __init__(self):
         self.calls = 0
         self.graph = None
+        self.autograd = False      # a module's forward whose outputs require grad: forward and backward graphs
+        self.graphed = None        # then: the callable that replays them (through an autograd Function)
+        self.graphed_graphs = ()
         self.eager: str | None = None
         self.statics: list[Tensor] = []
         self.in_spec = None
@@ -174,6 +187,7 @@ class CompiledFunction:
             raise RuntimeError(f"Unrecognized mode={mode}, should be one of: default, reduce-overhead, "
                                "max-autotune, max-autotune-no-cudagraphs")
         self._fn = fn
+        self._module = fn if _is_module(fn) else None
         self.fullgraph = fullgraph
         self.mode = mode
         self.dynamic = dynamic
@@ -188,12 +202,14 @@ class CompiledFunction:
     @property
     def graphs(self) -> int:
         """How many graphs are captured and ready to replay."""
-        return sum(1 for e in self._cache.values() if e.graph is not None)
+        return sum((e.graph is not None) + len(e.graphed_graphs) for e in self._cache.values())
 
     def _reset(self) -> None:
         for e in self._cache.values():
             if e.graph is not None:
                 e.graph.destroy()
+            for g in e.graphed_graphs:
+                g.reset()
         self._cache.clear()
 
     def _guard(self, args, kwargs) -> tuple:
@@ -219,13 +235,18 @@ class CompiledFunction:
             return self._fn(*args, **kwargs)
         if e.graph is not None:
             return self._replay(rt, e, args, kwargs)
+        if e.graphed is not None:
+            return e.graphed(*args)
         e.calls += 1
         return self._capture(rt, e, args, kwargs, keep=e.calls >= 2)
 
     def _capture(self, rt, e: _Entry, args, kwargs, keep: bool):
+        if keep and e.autograd:
+            return self._capture_autograd(e, args)
         leaves: list[Tensor] = []
         spec = _flatten((args, kwargs), leaves)
-        if any(t.requires_grad and is_grad_enabled() for t in leaves):
+        grad_args = any(t.requires_grad and is_grad_enabled() for t in leaves)
+        if grad_args and not (self._module is not None and not kwargs):
             e.eager = "a tensor argument requires grad (its gradient would stay inside the graph)"
             self._report(e)
             return self._fn(*args, **kwargs)
@@ -237,18 +258,21 @@ class CompiledFunction:
             out_spec = _flatten(out, outs)
             if cap.broken is None and any(not _on_gpu(t) for t in outs):
                 cap.cannot("returning a cpu tensor")
-            if cap.broken is None and is_grad_enabled() and any(t.requires_grad for t in outs):
-                # its backward would run outside the region, over an autograd graph a replay cannot
-                # give: this entry runs eagerly (the whole training step compiles and replays)
-                cap.broken = ("returning a tensor that requires grad (backward outside the compiled region; "
-                              "compile the whole training step, or run inference under torch.no_grad())",
-                              _capture.user_frame())
+            if cap.broken is None and is_grad_enabled() and (grad_args or any(_backward_pending(t) for t in outs)):
+                # backward runs outside the region: a module gets a forward and a backward graph from
+                # its next call on; anything else runs eagerly (the whole training step compiles)
+                if self._module is not None and not kwargs and _tensor_or_tuple(out):
+                    e.autograd = True
+                else:
+                    cap.broken = ("returning a tensor that requires grad (backward outside the compiled region; "
+                                  "compile the whole training step, or run inference under torch.no_grad())",
+                                  _capture.user_frame())
         if cap.broken is not None:
             rt.finish_capture(cap)
             e.eager = f"{cap.broken[0]} at {cap.broken[1]}"
             self._report(e)
             return out
-        if not keep:
+        if not keep or e.autograd:
             rt.finish_capture(cap)  # the first call only watched: its records are dropped
             return out
         g = rt.finish_capture(cap, extra_pins=[t._storage.bid for t in statics + outs if _on_gpu(t)])
@@ -258,6 +282,21 @@ class CompiledFunction:
         e.graph, e.in_spec, e.statics, e.out_spec, e.outs = g, spec, statics, out_spec, outs
         # the caller gets copies: the graph's own outputs are overwritten by the next replay
         return _build(out_spec, [_snapshot(t) for t in outs])
+
+    def _capture_autograd(self, e: _Entry, args):
+        """A module's forward and its backward as two graphs (make_graphed_callables' way), replayed
+        through an autograd Function: parameter gradients accumulate into ``.grad`` as eagerly."""
+        from ._cuda_graphs import graph_forward_backward
+        static_in = tuple(a.detach().clone().requires_grad_(a.requires_grad) if isinstance(a, Tensor) else a
+                          for a in args)
+        params = tuple(p for p in self._module.parameters() if p.requires_grad)
+        try:
+            e.graphed, e.graphed_graphs = graph_forward_backward(self._fn, static_in, params, True, self.label)
+        except (_capture.GraphBreakError, TypeError) as err:
+            e.eager = str(err)
+            self._report(e)
+            return self._fn(*args)
+        return e.graphed(*args)
 
     def _replay(self, rt, e: _Entry, args, kwargs):
         leaves: list[Tensor] = []

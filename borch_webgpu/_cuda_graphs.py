@@ -177,8 +177,8 @@ def make_graphed_callables(callables, sample_args, num_warmup_iters: int = 3, al
     copies the inputs into static ones and replays the forward graph, and whose backward replays
     the backward graph; parameter gradients accumulate into ``.grad`` as eagerly."""
     from .autograd import grad as autograd_grad
-    from .ops.creation import ones_like, zeros_like
     from .nn.modules.module import Module
+    from .ops.creation import ones_like
 
     single = not isinstance(callables, tuple)
     if single:
@@ -197,25 +197,45 @@ def make_graphed_callables(callables, sample_args, num_warmup_iters: int = 3, al
                 autograd_grad(need, diff_in, grad_outputs=tuple(ones_like(x) for x in need),
                               allow_unused=allow_unused_input)
             del o, o_t, need
-        fwd = CUDAGraph()
-        with graph(fwd):
-            static_out = fn(*static_in)
-        tuple_out = isinstance(static_out, tuple)
-        static_outs = static_out if tuple_out else (static_out,)
-        static_grad_outs = tuple(zeros_like(x.detach()) if x.requires_grad else None for x in static_outs)
-        bwd = CUDAGraph()
-        with graph(bwd):
-            need = [(x, g) for x, g in zip(static_outs, static_grad_outs) if g is not None]
-            grads = autograd_grad(tuple(x for x, _ in need), diff_in, grad_outputs=tuple(g for _, g in need),
-                                  allow_unused=allow_unused_input) if need and diff_in else ()
-        static_grads = tuple(grads)
-        detached = tuple(x.detach() for x in static_outs)
-        outs.append(_graphed(fn, fwd, bwd, static_in, detached, static_grad_outs, static_grads, params, tuple_out))
+        run, _ = graph_forward_backward(fn, static_in, params, allow_unused_input)
+        if isinstance(fn, Module):
+            fn.forward = run
+            run = fn
+        outs.append(run)
     return outs[0] if single else tuple(outs)
 
 
-def _graphed(fn, fwd, bwd, static_in, static_outs, static_grad_outs, static_grads, params, tuple_out):
-    from .nn.modules.module import Module
+def graph_forward_backward(fn, static_in: tuple, params: tuple, allow_unused: bool = True, label: str = ""):
+    """Capture ``fn(*static_in)`` and its backward (to the inputs that require grad and to ``params``)
+    as two graphs; returns ``(run, graphs)``: ``run(*inputs)`` replays the forward inside an
+    autograd Function whose backward replays the backward graph, and graphs to ``reset()``."""
+    from .autograd import grad as autograd_grad
+    from .ops.creation import zeros_like
+
+    diff_in = tuple(a for a in static_in if a.requires_grad) + params
+    fwd = CUDAGraph()
+    with graph(fwd):
+        static_out = fn(*static_in)
+    tuple_out = isinstance(static_out, tuple)
+    static_outs = static_out if tuple_out else (static_out,)
+    if not all(isinstance(x, Tensor) for x in static_outs):
+        fwd.reset()
+        raise TypeError(f"{label or 'graphed callable'}: outputs must be a tensor or a tuple of tensors to be "
+                        "graphed with their backward")
+    static_grad_outs = tuple(zeros_like(x.detach()) if x.requires_grad else None for x in static_outs)
+    bwd = CUDAGraph()
+    with graph(bwd):
+        need = [(x, g) for x, g in zip(static_outs, static_grad_outs) if g is not None]
+        grads = autograd_grad(tuple(x for x, _ in need), diff_in, grad_outputs=tuple(g for _, g in need),
+                              allow_unused=allow_unused) if need and diff_in else ()
+    static_grads = tuple(grads)
+    detached = tuple(x.detach() for x in static_outs)
+    return _graphed(fwd, bwd, static_in, detached, static_grad_outs, static_grads, params, tuple_out,
+                    label), (fwd, bwd)
+
+
+def _graphed(fwd, bwd, static_in, static_outs, static_grad_outs, static_grads, params, tuple_out, label):
+    calls = [0]  # forward replays so far: a backward must belong to the latest one
 
     class Graphed(Function):
         @staticmethod
@@ -223,10 +243,17 @@ def _graphed(fn, fwd, bwd, static_in, static_outs, static_grad_outs, static_grad
             for s, x in zip(static_in, inputs[:len(static_in)]):
                 _copy_into(s, x)
             fwd.replay()
+            calls[0] += 1
+            ctx.call = calls[0]
             return tuple(o.clone() for o in static_outs)
 
         @staticmethod
         def backward(ctx, *grad_outs):
+            if ctx.call != calls[0]:
+                raise RuntimeError(f"{label or 'graphed callable'}: backward of an earlier call after a newer "
+                                   "forward: a graphed forward keeps what its backward needs in fixed buffers, "
+                                   "which the newer call overwrote. Run backward before calling it again (or "
+                                   "do not compile this module)")
             for s, g in zip(static_grad_outs, grad_outs):
                 if s is not None and g is not None:
                     _copy_into(s, g)
@@ -241,8 +268,4 @@ def _graphed(fn, fwd, bwd, static_in, static_outs, static_grad_outs, static_grad
     def run(*inputs):
         out = Graphed.apply(*inputs, *params)
         return out if tuple_out else out[0]
-
-    if isinstance(fn, Module):
-        fn.forward = run
-        return fn
     return run

@@ -18,7 +18,7 @@ class Node:
     """A backward function in the graph (``tensor.grad_fn``)."""
 
     __slots__ = ("_name", "next_functions", "_backward", "_saved", "_versions", "_had_saved", "_out_meta",
-                 "_pre_hooks", "_seq", "__weakref__")
+                 "_pre_hooks", "_seq", "_ran", "__weakref__")
     _counter = 0
 
     def __init__(self, name: str, edges, backward: Callable | None, saved=(), out_meta=()):
@@ -28,6 +28,7 @@ class Node:
         self._saved = tuple(saved)
         self._versions = tuple(t._ver[0] for t in self._saved)
         self._had_saved = bool(self._saved)
+        self._ran = False  # backward went through this node (torch.compile asks: backward inside or out?)
         self._out_meta = tuple(out_meta)
         self._pre_hooks = None
         Node._counter += 1
@@ -62,6 +63,7 @@ class Node:
 
     def apply(self, grads: list):
         self.check_saved()
+        self._ran = True
         return self._backward(*grads)
 
     def release(self) -> None:

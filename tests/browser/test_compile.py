@@ -49,6 +49,8 @@ def run(compiled):
     step = torch.compile(train_step, fullgraph=True) if compiled else train_step
     losses, counts = [], []
     for i in range(30):
+        if i == 3:  # steady state from here on (the compiled step replays): its peak is what it holds
+            torch.webgpu.reset_peak_memory_stats()
         s0 = torch.webgpu.stats()
         with torch.scope():
             loss = step(xs[i], ys[i])
@@ -87,7 +89,8 @@ def test_compiled_resnet_steps_match_eager_and_replay_with_one_js_call(browser, 
                  f"eager {r['eager_counts']['js_calls']} JS calls and {r['eager_counts']['bindGroupsCreated']} "
                  f"bind groups; peak memory eager {r['peak_eager']} B, compiled {r['peak_compiled']} B")
     assert r["graphs"] == 1
-    # the graph packs the step's temporaries by their lifetimes in the trace: it never needs more
+    # the graph packs the step's temporaries by their lifetimes in the trace: a replayed step never
+    # holds more than an eager one
     assert r["peak_compiled"] <= r["peak_eager"], r
     assert r["loss_diff"] <= 1e-6 and r["loss_rel"] <= 1e-6, r
     assert r["param_diff"] <= 1e-6 and r["buffer_diff"] <= 1e-6, r
@@ -156,7 +159,7 @@ res["replays"] = s300["replays"] - s10["replays"]
 res["final_loss"] = loss.item()
 
 # a changed batch size captures a second graph; each gives eager's numbers
-lin = nn.Linear(5, 3)
+lin = nn.Linear(5, 3).requires_grad_(False)  # outputs with no autograd graph: a plain replay
 f = torch.compile(lambda a: (lin(a) * 2).relu().sum(1))
 outs = []
 for n in (4, 4, 4, 6, 6, 6, 4):
@@ -226,7 +229,7 @@ with warnings.catch_warnings(record=True) as w:
 res["break_warnings"] = [str(x.message) for x in w if "graph break" in str(x.message)]
 res["break_vals"] = vals
 
-# torch.compile(model) with backward outside: runs eagerly (reported once), same numbers; inference replays
+# torch.compile(model) with backward outside: a forward and a backward graph, eager's numbers; inference too
 def module_run(compiled):
     torch.manual_seed(4)
     m = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
@@ -279,7 +282,7 @@ def test_compile_guards_schedulers_dropout_and_graph_breaks(browser, summary_lin
     assert len(r["break_warnings"]) == 1 and "Tensor.item()" in r["break_warnings"][0], r
     assert ".py:" in r["break_warnings"][0], r
     assert r["break_vals"] == [[2.0] * 3, [2.0] * 3, [-2.0] * 3, [2.0] * 3, [2.0] * 3], r
-    assert r["module"] == [True, True, 1, 1], r
+    assert r["module"] == [True, True, 3, 0], r  # train: forward + backward graphs; eval: one graph
     # one JS call starts the copy (a flush of pending work may add one), none to use the values later
     # besides the next step's replay
     kind, values, start_calls, later_calls = r["nonblocking"]
