@@ -36,6 +36,7 @@ from collections.abc import Callable
 __all__ = ["Dyn", "DynWord", "Capture", "Graph", "GraphBreakError", "active", "on_replay", "host_side",
            "user_frame"]
 
+SLOT_WORDS = 64  # 32-bit words per dispatch's uniform block (256 bytes); word 63 is never written
 _active: "Capture | None" = None
 
 
@@ -302,7 +303,7 @@ class Graph:
             v = int(w.fn()) & 0xFFFFFFFF
             if self.last[(i, j)] != v:
                 self.last[(i, j)] = v
-                out += (i * 64 + j, v)
+                out += (i * SLOT_WORDS + j, v)
         return out
 
     def replay(self, pre_copies=(), post_copies=()) -> None:

@@ -10,7 +10,10 @@ kernel may write a buffer that earlier dispatches of the same pass still read, b
 orders dispatches within a pass. A host upload (queue.writeBuffer) is not ordered with recorded
 work, so writing into a buffer released since the last flush flushes first. Buffers are
 destroyed only after the queue has finished the work that used them (js/gpu.js waits on
-onSubmittedWorkDone).
+onSubmittedWorkDone). Eager work is submitted every EAGER_FLUSH dispatches and at every read.
+
+A region can be captured instead (device/capture.py, device/gpu_replay.py): its dispatches become
+a graph over pinned buffers, replayed later with one JS call.
 """
 from __future__ import annotations
 
@@ -20,9 +23,10 @@ from collections import OrderedDict
 import numpy as np
 
 from . import _ffi, capture, kernels
+from .gpu_replay import GraphRuntime
 
 CMD_BINDGROUP, CMD_DISPATCH, CMD_FREE_BINDGROUP = 1, 2, 3
-SLOT_WORDS = 64            # 256-byte uniform block per dispatch; word 63 is never written (WGSL reads it as 0)
+SLOT_WORDS = capture.SLOT_WORDS  # 256-byte uniform block per dispatch; word 63 is never written (WGSL reads it as 0)
 UNIFORM_SLOTS = 4096       # dispatches per flush at most
 EAGER_FLUSH = 192          # eager work is submitted every this many dispatches, so the GPU starts early
 MAX_BINDGROUPS = 4096
@@ -40,7 +44,7 @@ class GPUError(RuntimeError):
     pass
 
 
-class Runtime:
+class Runtime(GraphRuntime):
     def __init__(self, js, info: dict):
         self.js = js
         self.adapter = info["info"]
@@ -162,19 +166,8 @@ class Runtime:
             self._call("write", bid, byte_offset, raw)
 
     def read(self, bid: int, byte_offset: int, nbytes: int, what: str) -> bytes:
-        if capture._active is not None:
-            capture._active.cannot(what)
-        self.flush()
-        promise = self._call("read", bid, byte_offset, nbytes, self.err_buffer)
-        try:
-            data = _ffi.wait(promise, what)
-        except _ffi.BlockingNotAvailable:
-            raise
-        except Exception as err:  # a JS error: turn it into a Python one naming what we did
-            if _ffi.is_js_error(err):
-                raise GPUError(f"{what}: reading back from the GPU failed: {err}") from None
-            raise
-        return self._finish_read(_ffi.as_py_bytes(data), nbytes, what)
+        """Read nbytes back after the work recorded so far (blocks until the GPU is there)."""
+        return self.read_later(bid, byte_offset, nbytes, what)()
 
     def read_later(self, bid: int, byte_offset: int, nbytes: int, what: str):
         """Start a read now (after the work submitted so far); returns a function that waits for it."""
@@ -323,87 +316,6 @@ class Runtime:
             self._call("flush", np.asarray(self.cmds, dtype=np.int32), u[:max(n, 1)], n)
             self.cmds = []
             self.slots = []
-        self.dirty.clear()
-
-    # ---- capture and replay (device/capture.py) -------------------------------------------------
-    def capture(self, *, execute: bool, fullgraph: bool, label: str) -> capture.Capture:
-        """A capture to use as ``with rt.capture(...) as cap:``, then :meth:`finish_capture`."""
-        return capture.Capture(self, execute=execute, fullgraph=fullgraph, label=label)
-
-    def finish_capture(self, cap: capture.Capture, extra_pins=()) -> capture.Graph | None:
-        """Register a finished capture as a graph (None, and its buffers freed, when it broke)."""
-        if cap.broken is not None or not cap.records:
-            self._release_capture(cap, pinned=False)
-            return None
-        for b in cap.plan():  # temporaries packed by their lifetimes in the trace: these went unused
-            size = cap.owned.pop(b)
-            cap.pool[size].remove(b)
-            self._to_pool(b, size)
-        gid = self.next_graph
-        self.next_graph += 1
-        recs: list[int] = []
-        u = np.zeros((len(cap.records), SLOT_WORDS), dtype=np.uint32)
-        for i, (pid, lid, bufs, words, gx, gy) in enumerate(cap.records):
-            recs += (pid, lid, gx, gy, len(bufs), *bufs)
-            u[i, :len(words)] = words
-        self.flush()
-        self._call("registerGraph", gid, np.asarray(recs, dtype=np.int32), u, len(cap.records))
-        g = capture.Graph(self, cap, gid, extra_pins)
-        for b in g.bids:
-            self.pins[b] = self.pins.get(b, 0) + 1
-        self._release_capture(cap, pinned=True)
-        return g
-
-    def _release_capture(self, cap: capture.Capture, pinned: bool) -> None:
-        # the capture's free temporaries: the graph's own (parked) if it lives, else back to the pool
-        for size, ids in cap.pool.items():
-            for b in ids:
-                if pinned:
-                    self.parked[b] = size
-                    self.graph_bytes += size
-                    self.live_bytes += size
-                else:
-                    self._to_pool(b, size)
-        cap.pool.clear()
-        if not pinned:
-            for b in [b for b in self.parked if b not in self.pins]:
-                self._unpark(b)
-        self.peak_bytes = max(self.peak_bytes, self.live_bytes)
-
-    def _unpark(self, b: int) -> None:
-        size = self.parked.pop(b)
-        self.graph_bytes -= size
-        self.live_bytes -= size
-        self._to_pool(b, size)
-
-    def drop_graph(self, g: capture.Graph) -> None:
-        for b in g.bids:
-            n = self.pins.get(b, 0) - 1
-            if n > 0:
-                self.pins[b] = n
-            else:
-                self.pins.pop(b, None)
-                if b in self.parked:
-                    self._unpark(b)
-        self.flush()
-        self._call("dropGraph", g.gid)
-
-    def replay(self, g: capture.Graph, pre_copies=(), post_copies=()) -> None:
-        """Submit pending eager work, pre_copies, the graph, post_copies: one JS call, one submit.
-        Copies are flat (src, src_offset, dst, dst_offset, nbytes) lists of buffer ids and bytes."""
-        if capture._active is not None:
-            capture._active.cannot(f"replaying graph '{g.label}'")
-        patches = g.patch_words()
-        n = len(self.slots)
-        u = self.uniform_host
-        for i, words in enumerate(self.slots):
-            u[i, :len(words)] = words
-        self._call("replay", g.gid, np.asarray(self.cmds, dtype=np.int32) if self.cmds else None,
-                   u[:max(n, 1)], n, np.asarray(pre_copies, dtype=np.int32) if pre_copies else None,
-                   np.asarray(patches, dtype=np.uint32) if patches else None,
-                   np.asarray(post_copies, dtype=np.int32) if post_copies else None)
-        self.cmds = []
-        self.slots = []
         self.dirty.clear()
 
     # ---- GPU timing (opt-in, timestamp-query) -----------------------------------------------------
