@@ -61,10 +61,20 @@ def run(compiled):
     params = [p.detach().numpy().copy() for p in model.parameters()]
     bufs = [b.numpy().copy() for b in model.buffers()]
     PEAK[compiled] = torch.webgpu.max_memory_allocated() - base
+    if compiled:  # 270 more replays: memory and buffers stay as they were after step 30
+        torch.webgpu.synchronize()
+        m30, b30 = torch.webgpu.memory_allocated(), torch.webgpu.stats()["buffersCreated"]
+        for i in range(270):
+            with torch.scope():
+                loss = step(xs[i % 30], ys[i % 30])
+        loss.item()
+        torch.webgpu.synchronize()
+        FLAT.update(m30=m30, m300=torch.webgpu.memory_allocated(),
+                    buffers=torch.webgpu.stats()["buffersCreated"] - b30)
     return losses, counts, params, bufs, (step.graphs if compiled else 0)
 
 
-PEAK = {}
+PEAK, FLAT = {}, {}
 le, ce, pe, be, _ = run(False)
 lc, cc, pc, bc, graphs = run(True)
 print(json.dumps({
@@ -73,7 +83,7 @@ print(json.dumps({
     "param_diff": max(float(abs(a - b).max()) for a, b in zip(pe, pc)),
     "buffer_diff": max(float(abs(a.astype("float64") - b).max()) for a, b in zip(be, bc)),
     "eager_counts": ce[-1], "compiled_counts": cc[3:], "graphs": graphs, "losses": [le[0], le[-1]],
-    "peak_eager": PEAK[False], "peak_compiled": PEAK[True],
+    "peak_eager": PEAK[False], "peak_compiled": PEAK[True], "flat": FLAT,
 }))
 """
 
@@ -87,7 +97,8 @@ def test_compiled_resnet_steps_match_eager_and_replay_with_one_js_call(browser, 
                  f"{r['loss_diff']:.1e}, parameters {r['param_diff']:.1e}; per replayed step "
                  f"{steady[-1]['js_calls']} JS calls (replay + loss read), {steady[-1]['dispatches']} dispatches, "
                  f"eager {r['eager_counts']['js_calls']} JS calls and {r['eager_counts']['bindGroupsCreated']} "
-                 f"bind groups; peak memory eager {r['peak_eager']} B, compiled {r['peak_compiled']} B")
+                 f"bind groups; peak memory eager {r['peak_eager']} B, compiled {r['peak_compiled']} B; memory "
+                 f"{r['flat']['m30']} B after 30 steps, {r['flat']['m300']} B after 300")
     assert r["graphs"] == 1
     # the graph packs the step's temporaries by their lifetimes in the trace: a replayed step never
     # holds more than an eager one
@@ -100,6 +111,8 @@ def test_compiled_resnet_steps_match_eager_and_replay_with_one_js_call(browser, 
         assert c["js_calls"] == 3, c
         assert c["bindGroupsCreated"] == 0 and c["pipelinesCreated"] == 0 and c["buffersCreated"] == 0, c
     assert steady[-1]["dispatches"] > 1000
+    # 300 replayed steps in all: memory in use and buffers made are what they were after step 30
+    assert r["flat"]["m300"] == r["flat"]["m30"] and r["flat"]["buffers"] == 0, r["flat"]
 
 
 def test_compiled_training_follows_pytorch(browser, summary_line):
