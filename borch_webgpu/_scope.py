@@ -55,6 +55,7 @@ class scope:
         from .device import webgpu as _rt
         if _rt._runtime is not None:
             _rt._runtime.flush()
+            _rt._runtime.tidy_pool()
         return False
 
     def __call__(self, fn):

@@ -29,7 +29,7 @@ CMD_BINDGROUP, CMD_DISPATCH, CMD_FREE_BINDGROUP = 1, 2, 3
 SLOT_WORDS = capture.SLOT_WORDS  # 256-byte uniform block per dispatch; word 63 is never written (WGSL reads it as 0)
 UNIFORM_SLOTS = 4096       # dispatches per flush at most
 EAGER_FLUSH = 192          # eager work is submitted every this many dispatches, so the GPU starts early
-MAX_BINDGROUPS = 4096
+MAX_BINDGROUPS = 16384
 WG = 256                   # threads per workgroup in every 1-D kernel
 
 
@@ -137,6 +137,13 @@ class Runtime(GraphRuntime):
         self.pool.setdefault(size, []).append(bid)
         self.pooled_bytes += size
         self.dirty.add(bid)
+
+    def tidy_pool(self) -> None:
+        """Put each size class's free buffers in one order (lowest id handed out first). The collector
+        frees a step's leftovers in no fixed order; tidied, the next step gets the same buffers as the
+        last one, so its bind groups are found in the cache instead of made again."""
+        for ids in self.pool.values():
+            ids.sort(reverse=True)
 
     def empty_cache(self) -> None:
         """Destroy every pooled buffer (PyTorch's torch.cuda.empty_cache)."""
