@@ -212,7 +212,7 @@ def graph_forward_backward(fn, static_in: tuple, params: tuple, allow_unused: bo
     from .autograd import grad as autograd_grad
     from .ops.creation import zeros_like
 
-    diff_in = tuple(a for a in static_in if a.requires_grad) + params
+    diff_in = tuple(a for a in static_in if isinstance(a, Tensor) and a.requires_grad) + params
     fwd = CUDAGraph()
     with graph(fwd):
         static_out = fn(*static_in)
@@ -241,7 +241,8 @@ def _graphed(fwd, bwd, static_in, static_outs, static_grad_outs, static_grads, p
         @staticmethod
         def forward(ctx, *inputs):
             for s, x in zip(static_in, inputs[:len(static_in)]):
-                _copy_into(s, x)
+                if isinstance(s, Tensor):
+                    _copy_into(s, x)
             fwd.replay()
             calls[0] += 1
             ctx.call = calls[0]
@@ -261,7 +262,7 @@ def _graphed(fwd, bwd, static_in, static_outs, static_grad_outs, static_grads, p
             gi = iter(g.clone() if g is not None else None for g in static_grads)
             res = []
             for a in static_in:
-                res.append(next(gi) if a.requires_grad else None)
+                res.append(next(gi) if isinstance(a, Tensor) and a.requires_grad else None)
             res += [next(gi) for _ in params]
             return tuple(res)
 
