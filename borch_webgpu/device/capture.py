@@ -292,7 +292,19 @@ class Graph:
             self.last[(i, j)] = int(w)
         bids = set(cap.owned) | set(cap.external) | set(extra_pins)
         self.bids = frozenset(bids)
+        self.records = cap.records  # the op trace, kept as data (fusion works on it)
         self.alive = True
+
+    def trace(self) -> list[dict]:
+        """The recorded dispatches in order: kernel key, buffer ids (after planning), grid, uniform words
+        (as captured; patched words are marked in ``patched``)."""
+        keys = {pid: key for key, (pid, _) in self.rt.pipelines.items()}
+        patched: dict[int, list[int]] = {}
+        for i, j, _ in self.patches:
+            patched.setdefault(i, []).append(j)
+        return [{"kernel": keys.get(pid), "buffers": bufs, "grid": (gx, gy), "words": words,
+                 "patched": patched.get(i, [])}
+                for i, (pid, lid, bufs, words, gx, gy) in enumerate(self.records)]
 
     def patch_words(self) -> list[int]:
         """Run the replay hooks, then recompute every patched word; (index, value) pairs that changed."""

@@ -153,3 +153,5 @@ def test_the_plan_packs_temporaries_by_their_lifetimes_in_the_trace():
     recs = [r[2] for r in cap.records]
     assert recs == [(t1,), (t1,), (keep, t1)]        # t2 moved into t1: their lifetimes do not overlap
     assert t2 not in g.bids and rt.alloc(4096)[0] == t2  # and t2 is the pool's again
+    tr = g.trace()                                   # the op trace stays as data for fusion
+    assert [d["buffers"] for d in tr] == recs and tr[0]["grid"] == (1, 1) and tr[0]["patched"] == []
