@@ -71,6 +71,12 @@ def scalar_bits(x, C) -> int:
     return int(x) & 0xFFFFFFFF
 
 
+def _values(raw: bytes, dt: np.dtype, shape, stride) -> np.ndarray:
+    """A tensor's values (a new array of its shape) from the bytes of its span read back."""
+    a = np.frombuffer(raw, dtype=dt)
+    return np.lib.stride_tricks.as_strided(a, shape=shape, strides=tuple(s * dt.itemsize for s in stride)).copy()
+
+
 class GPUBackend:
     name = "webgpu"
 
@@ -98,31 +104,24 @@ class GPUBackend:
         dt = t.dtype.storage_np
         if nbytes == 0:
             return np.zeros(t._shape, dtype=dt)
-        raw = np.frombuffer(self.rt.read(t._storage.bid, start, nbytes, what), dtype=dt)
-        return np.lib.stride_tricks.as_strided(raw, shape=t._shape, strides=tuple(s * dt.itemsize for s in t._stride)).copy()
+        return _values(self.rt.read(t._storage.bid, start, nbytes, what), dt, t._shape, t._stride)
 
     def to_cpu_later(self, t, what: str = "Tensor.to('cpu', non_blocking=True)"):
         """A cpu storage (t's values, contiguous) whose copy starts now and is waited for on first use."""
         from .cpu import DeferredCPUStorage
         start, nbytes = self._span(t)
-        dt = t.dtype.storage_np
-        shape, strides = t._shape, tuple(s * dt.itemsize for s in t._stride)
+        dt, shape, stride = t.dtype.storage_np, t._shape, t._stride
         if nbytes == 0:
             return DeferredCPUStorage(lambda: np.zeros(int(np.prod(shape)), dtype=dt))
         finish = self.rt.read_later(t._storage.bid, start, nbytes, what)
-
-        def resolve():
-            raw = np.frombuffer(finish(), dtype=dt)
-            return np.lib.stride_tricks.as_strided(raw, shape=shape, strides=strides).copy().reshape(-1)
-        return DeferredCPUStorage(resolve)
+        return DeferredCPUStorage(lambda: _values(finish(), dt, shape, stride).reshape(-1))
 
     async def to_numpy_async(self, t, what: str = "reading a tensor") -> np.ndarray:
         start, nbytes = self._span(t)
         dt = t.dtype.storage_np
         if nbytes == 0:
             return np.zeros(t._shape, dtype=dt)
-        raw = np.frombuffer(await self.rt.read_async(t._storage.bid, start, nbytes, what), dtype=dt)
-        return np.lib.stride_tricks.as_strided(raw, shape=t._shape, strides=tuple(s * dt.itemsize for s in t._stride)).copy()
+        return _values(await self.rt.read_async(t._storage.bid, start, nbytes, what), dt, t._shape, t._stride)
 
     # ---- kernel families ------------------------------------------------------------------------
     def elementwise(self, op, operands, C, R, shape, out_dtype=None, params=(), out=None, wgsl=None) -> GPUStorage:

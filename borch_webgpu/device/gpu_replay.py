@@ -75,17 +75,15 @@ class GraphRuntime:
         self._call("dropGraph", g.gid)
 
     def replay(self, g: capture.Graph, pre_copies=(), post_copies=()) -> None:
-        """Submit pending eager work, pre_copies, the graph, post_copies: one JS call, one submit.
-        Copies are flat (src, src_offset, dst, dst_offset, nbytes) lists of buffer ids and bytes."""
+        """Submit pending eager work, pre_copies, the graph, post_copies in one JS call (js/gpu.js
+        submits the graph in chunks as it encodes them). Copies are flat (src, src_offset, dst,
+        dst_offset, nbytes) lists of buffer ids and bytes."""
         if capture._active is not None:
             capture._active.cannot(f"replaying graph '{g.label}'")
         patches = g.patch_words()
-        n = len(self.slots)
-        u = self.uniform_host
-        for i, words in enumerate(self.slots):
-            u[i, :len(words)] = words
+        u, n = self.pending_uniforms()
         self._call("replay", g.gid, np.asarray(self.cmds, dtype=np.int32) if self.cmds else None,
-                   u[:max(n, 1)], n, np.asarray(pre_copies, dtype=np.int32) if pre_copies else None,
+                   u, n, np.asarray(pre_copies, dtype=np.int32) if pre_copies else None,
                    np.asarray(patches, dtype=np.uint32) if patches else None,
                    np.asarray(post_copies, dtype=np.int32) if post_copies else None)
         self.cmds = []

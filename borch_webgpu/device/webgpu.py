@@ -314,13 +314,18 @@ class Runtime(GraphRuntime):
         self.slots.append(params)
         self.dispatches += 1
 
+    def pending_uniforms(self) -> tuple[np.ndarray, int]:
+        """The recorded dispatches' uniform blocks packed for js/gpu.js, and how many there are."""
+        n = len(self.slots)
+        u = self.uniform_host
+        for i, words in enumerate(self.slots):
+            u[i, :len(words)] = words
+        return u[:max(n, 1)], n
+
     def flush(self) -> None:
         if self.cmds:
-            n = len(self.slots)
-            u = self.uniform_host
-            for i, words in enumerate(self.slots):
-                u[i, :len(words)] = words
-            self._call("flush", np.asarray(self.cmds, dtype=np.int32), u[:max(n, 1)], n)
+            u, n = self.pending_uniforms()
+            self._call("flush", np.asarray(self.cmds, dtype=np.int32), u, n)
             self.cmds = []
             self.slots = []
         self.dirty.clear()
