@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _dtype
+from .ops._registry import api
 
 
 @dataclass
@@ -186,3 +187,10 @@ def tensor_repr(t) -> str:
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)
+
+
+def _repr(self, *, tensor_contents=None) -> str:
+    return tensor_repr(self)
+
+
+api("__repr__", method=_repr)

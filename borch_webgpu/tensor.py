@@ -7,7 +7,6 @@ import math
 import numpy as np
 
 from . import _dtype
-from .device import canonical
 from .device.gpu_backend import contiguous_strides
 
 __all__ = ["Tensor"]
@@ -202,23 +201,6 @@ class Tensor:
             other._offset
         self.dtype, self._device = other.dtype, other._device
 
-    def backward(self, gradient=None, retain_graph=None, create_graph: bool = False, inputs=None) -> None:
-        """Compute gradients of this tensor w.r.t. graph leaves and add them into their ``.grad``."""
-        from .autograd import engine
-        engine.backward(self, gradient, retain_graph, create_graph, inputs)
-
-    def register_hook(self, hook):
-        """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it."""
-        if not self.requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is not None:
-            return self.grad_fn.register_prehook(self._output_nr, hook)
-        from .autograd.graph import _Handle
-        if self._hooks is None:
-            self._hooks = []
-        self._hooks.append(hook)
-        return _Handle(self._hooks, hook)
-
     def retain_grad(self) -> None:
         """Keep ``.grad`` for this non-leaf tensor after backward."""
         if not self.requires_grad:
@@ -314,10 +296,6 @@ class Tensor:
         a = self.numpy()
         return a.astype(dtype) if dtype is not None else a
 
-    def __repr__(self, *, tensor_contents=None) -> str:
-        from ._tensor_str import tensor_repr
-        return tensor_repr(self)
-
     def __format__(self, spec: str) -> str:
         if self.dim() == 0:
             return self.item().__format__(spec)
@@ -344,28 +322,6 @@ class Tensor:
         return new
 
     # ---- device and dtype moves ---------------------------------------------------------
-    def to(self, *args, **kwargs) -> "Tensor":
-        """``to(device)``, ``to(dtype)``, ``to(device, dtype)``, ``to(other)``; returns self when nothing changes."""
-        from .device import device as _device_cls
-        dev, dt = None, None
-        copy = kwargs.pop("copy", False)
-        non_blocking = kwargs.pop("non_blocking", False)
-        for a in list(args) + list(kwargs.values()):
-            if isinstance(a, _dtype.dtype):
-                dt = a
-            elif isinstance(a, (str, _device_cls)):
-                dev = canonical(a)
-            elif isinstance(a, Tensor):
-                dev, dt = a.device, a.dtype
-            elif a is not None:
-                raise TypeError(f"to() received an invalid combination of arguments: {a!r}")
-        dt = _dtype.check_supported(dt, "to") if dt is not None else self.dtype
-        dev = dev if dev is not None else self._device
-        if dev == self._device and dt is self.dtype and not copy:
-            return self
-        from .ops import creation
-        return creation.to_copy(self, dev, dt, non_blocking=non_blocking)
-
     def cpu(self) -> "Tensor":
         """A copy on the ``cpu`` device (this tensor when it is there already)."""
         return self.to("cpu")

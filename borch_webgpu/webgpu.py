@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .device import _ffi
 from .device import webgpu as _rt
+from .device.webgpu import is_software
 
 __all__ = ["is_available", "adapter_info", "init_async", "memory_allocated", "max_memory_allocated",
            "memory_reserved", "empty_cache", "synchronize", "stats", "reset_peak_memory_stats",
@@ -28,11 +29,6 @@ def adapter_info() -> dict:
     info["limits"] = dict(rt.limits)
     info["is_software"] = is_software(info)
     return info
-
-
-def is_software(info: dict) -> bool:
-    text = " ".join(str(info.get(k, "")) for k in ("vendor", "architecture", "device", "description")).lower()
-    return "swiftshader" in text or "llvmpipe" in text or "software" in text
 
 
 def memory_allocated() -> int:

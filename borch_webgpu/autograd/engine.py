@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from .graph import AccumulateGrad, Node, edge_of
 from .grad_mode import set_grad_enabled
+from ..ops._registry import api
+from ..tensor import Tensor
 
 __all__ = ["backward", "grad"]
 
@@ -10,13 +12,10 @@ __all__ = ["backward", "grad"]
 def _as_list(x):
     if x is None:
         return None
-    from ..tensor import Tensor
     return [x] if isinstance(x, Tensor) else list(x)
 
 
 def _initial_grads(outputs, grad_outputs, op: str):
-    from ..ops.creation import ones_like
-    from ..tensor import Tensor
     grads = []
     for i, out in enumerate(outputs):
         g = grad_outputs[i] if grad_outputs is not None else None
@@ -27,10 +26,9 @@ def _initial_grads(outputs, grad_outputs, op: str):
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             if not out.dtype.is_floating_point:
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
-            g = ones_like(out)
+            g = out.new_ones(out._shape)
         elif not isinstance(g, Tensor):
-            from ..ops.creation import tensor
-            g = tensor(g, dtype=out.dtype, device=out.device)
+            g = out.new_tensor(g)
         elif tuple(g._shape) != tuple(out._shape):
             raise RuntimeError(f"{op}: Mismatch in shape: grad_output[{i}] has a shape of {tuple(g._shape)} and "
                                f"output[{i}] has a shape of {tuple(out._shape)}.")
@@ -109,8 +107,7 @@ def _run(outputs, grads, retain_graph: bool, create_graph: bool, capture=None, a
                 g = slot.get(i)
                 if g is None and i < n_out:
                     shape, dtype, device = node._out_meta[i]
-                    from ..ops.creation import zeros
-                    g = zeros(shape, dtype=dtype, device=device)
+                    g = Tensor._zeros(shape, dtype, device)
                 args.append(g)
             in_grads = node.apply(args)
             if not isinstance(in_grads, (tuple, list)):
@@ -196,8 +193,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
         g = got.get(i)
         if g is None:
             if materialize_grads:
-                from ..ops.creation import zeros_like
-                g = zeros_like(t)
+                g = t.new_zeros(t._shape)
             elif not allow_unused:
                 raise RuntimeError("One of the differentiated Tensors appears to not have been used in the graph. "
                                    "Set allow_unused=True if this is the desired behavior.")
@@ -205,3 +201,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph: bo
             g = g.detach()
         result.append(g)
     return tuple(result)
+
+
+def _tensor_backward(self, gradient=None, retain_graph=None, create_graph: bool = False, inputs=None) -> None:
+    """Compute gradients of this tensor w.r.t. graph leaves and add them into their ``.grad``."""
+    backward(self, gradient, retain_graph, create_graph, inputs)
+
+
+api("backward", method=_tensor_backward)

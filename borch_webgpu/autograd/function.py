@@ -5,6 +5,7 @@ import functools
 
 from .graph import Node, edge_of, needs_grad
 from .grad_mode import no_grad
+from ..tensor import Tensor
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
 
@@ -75,7 +76,6 @@ class Function(metaclass=_FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        from ..tensor import Tensor
         ctx = FunctionCtx()
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and (a._requires_grad or a.grad_fn is not None)
                                      for a in args)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Callable
 
 from .grad_mode import STATE
+from ..ops._registry import api
+from ..tensor import Tensor
 
 _SECOND_BACKWARD = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they have "
@@ -107,8 +109,8 @@ def edge_of(t):
     b = t._base
     if b is not None and b.grad_fn is not t._view_src_fn and b.grad_fn is not None:
         # the base was changed in place after this view was made: take the view's slice of its new history
-        from ..ops.memory import view_of_base
-        view_of_base(t, b, b._shape)
+        # (ops/memory.py's view_of_base; a Tensor method, since the ops sit above the graph)
+        t._view_of_base(b, b._shape)
     if t.grad_fn is not None:
         return (t.grad_fn, t._output_nr)
     if t._requires_grad:
@@ -119,7 +121,6 @@ def edge_of(t):
 def needs_grad(*inputs) -> bool:
     if not STATE.grad_enabled:
         return False
-    from ..tensor import Tensor
     for x in inputs:
         if isinstance(x, Tensor) and (x._requires_grad or x.grad_fn is not None):
             return True
@@ -135,10 +136,24 @@ def record(name: str, inputs, outputs, backward: Callable, saved=()) -> Node | N
     """
     if not needs_grad(*inputs):
         return None
-    from ..tensor import Tensor
     edges = [edge_of(x) if isinstance(x, Tensor) else None for x in inputs]
     node = Node(name, edges, backward, saved, [(o._shape, o.dtype, o._device) for o in outputs])
     for i, o in enumerate(outputs):
         o.grad_fn = node
         o._output_nr = i
     return node
+
+
+def _register_hook(self, hook):
+    """Call ``hook(grad)`` when this tensor's gradient is computed; a returned tensor replaces it."""
+    if not self.requires_grad:
+        raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+    if self.grad_fn is not None:
+        return self.grad_fn.register_prehook(self._output_nr, hook)
+    if self._hooks is None:
+        self._hooks = []
+    self._hooks.append(hook)
+    return _Handle(self._hooks, hook)
+
+
+api("register_hook", method=_register_hook)

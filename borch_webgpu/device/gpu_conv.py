@@ -174,8 +174,8 @@ _software: bool | None = None
 def _is_software() -> bool:
     global _software
     if _software is None:
-        from ..webgpu import adapter_info
-        _software = bool(adapter_info()["is_software"])
+        from .webgpu import is_software, runtime
+        _software = is_software(runtime().adapter)
     return _software
 
 

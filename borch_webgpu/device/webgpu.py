@@ -403,3 +403,9 @@ def groups_for(n: int, per_group: int = WG) -> int:
 
 
 __all__ = ["Runtime", "runtime", "init_async", "available", "kernels", "GPUError"]
+
+
+def is_software(info: dict) -> bool:
+    """True for software adapters (SwiftShader, llvmpipe): they run on the CPU and are not GPUs."""
+    text = " ".join(str(info.get(k, "")) for k in ("vendor", "architecture", "device", "description")).lower()
+    return "swiftshader" in text or "llvmpipe" in text or "software" in text

@@ -10,6 +10,8 @@ import numpy as np
 from .. import autograd
 from ..device.gpu_backend import contiguous_strides
 from ..tensor import Tensor
+from ._registry import api
+from .linalg import _gemm, _same_dtype, _tensors, to_scalar
 
 __all__ = ["einsum"]
 
@@ -85,7 +87,6 @@ def einsum(*args) -> Tensor:
         raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
     if len(ops) > len(terms):
         raise RuntimeError("einsum(): more operands were provided than specified in the equation")
-    from .linalg import _same_dtype, _tensors
     _tensors("einsum", *[("operands", t) for t in ops])
     if len(ops) > 1:
         _same_dtype("bmm", *ops)
@@ -206,7 +207,6 @@ def _pair(a: Tensor, la: list[str], b: Tensor, lb: list[str], keep: set):
         ax = _arrange(a, la, order)
         bx = _arrange(b, lb, order)
         return mul(ax, bx), order
-    from .linalg import _gemm, to_scalar
     ksz = [max(sa[lab], sb[lab]) for lab in contract]
     a2 = a.permute([la.index(lab) for lab in batch + a_only + contract])
     a2 = a2.expand(list(a2._shape[:len(batch) + len(a_only)]) + ksz)
@@ -227,3 +227,6 @@ def _arrange(t: Tensor, ls: list[str], order: list[str]) -> Tensor:
     t = t.permute([ls.index(lab) for lab in have])
     shape = [t._shape[have.index(lab)] if lab in ls else 1 for lab in order]
     return t.reshape(shape)
+
+
+api("einsum", einsum, tensor=False)

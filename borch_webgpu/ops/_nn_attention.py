@@ -8,6 +8,7 @@ import warnings
 from .. import _dtype
 from ..tensor import Tensor
 from ._registry import OpDef, register
+from .nn_ops import dropout, linear
 
 __all__ = ["scaled_dot_product_attention", "multi_head_attention_forward"]
 
@@ -70,7 +71,6 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
             scores = scores + attn_mask
     attn = _safe_softmax(scores)
     if dropout_p > 0.0:
-        from .nn_ops import dropout
         attn = dropout(attn, dropout_p, training=True)
     return attn @ value
 
@@ -146,7 +146,6 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
     (explicit weights when ``need_weights``, else scaled_dot_product_attention), out-projection.
     Returns ``(output, weights or None)``."""
     from .creation import zeros
-    from .nn_ops import dropout, linear
     from .reduce import softmax
     from .shape import cat, pad
     is_batched = _shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)

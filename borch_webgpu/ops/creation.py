@@ -10,7 +10,7 @@ import numpy as np
 from .. import _dtype
 from ..device import backend_for, canonical
 from ..tensor import Tensor
-from ._registry import OpDef, register
+from ._registry import OpDef, api, methods, register
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "arange", "linspace", "eye",
            "zeros_like", "ones_like", "full_like", "empty_like"]
@@ -341,3 +341,67 @@ def to_copy(t: Tensor, dev, dt, non_blocking: bool = False) -> Tensor:
         src = t.dtype
         autograd.record("ToCopyBackward0", [t], [out], lambda g: (g.to(src),))
     return out
+
+
+def _new(name, fn):
+    def new(self, *size, dtype=None, device=None, requires_grad: bool = False, **kw) -> Tensor:
+        return fn(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    new.__name__, new.__qualname__ = name, f"Tensor.{name}"
+    new.__doc__ = f"``{fn.__name__}(*size)`` with this tensor's dtype and device unless given."
+    return new
+
+
+def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """``full(size, fill_value)`` with this tensor's dtype and device unless given."""
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"new_full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
+    return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
+                requires_grad=requires_grad)
+
+
+def _new_tensor(self, data, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """``tensor(data)`` (always a copy) with this tensor's dtype and device unless given."""
+    if isinstance(data, Tensor):
+        import warnings
+        warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                      "sourceTensor.detach().clone().requires_grad_(True), rather than "
+                      "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+        data = data.detach()
+    return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+
+def _to(self, *args, **kwargs) -> Tensor:
+    """``to(device)``, ``to(dtype)``, ``to(device, dtype)``, ``to(other)``; returns self when nothing changes."""
+    from ..device import device as _device_cls
+    dev, dt = None, None
+    copy = kwargs.pop("copy", False)
+    non_blocking = kwargs.pop("non_blocking", False)
+    for a in list(args) + list(kwargs.values()):
+        if isinstance(a, _dtype.dtype):
+            dt = a
+        elif isinstance(a, (str, _device_cls)):
+            dev = canonical(a)
+        elif isinstance(a, Tensor):
+            dev, dt = a.device, a.dtype
+        elif a is not None:
+            raise TypeError(f"to() received an invalid combination of arguments: {a!r}")
+    dt = _dtype.check_supported(dt, "to") if dt is not None else self.dtype
+    dev = dev if dev is not None else self._device
+    if dev == self._device and dt is self.dtype and not copy:
+        return self
+    return to_copy(self, dev, dt, non_blocking=non_blocking)
+
+
+# ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
+methods(("tensor", tensor), ("as_tensor", as_tensor), ("from_numpy", from_numpy), ("full", full), ("zeros", zeros),
+        ("ones", ones), ("empty", empty), ("zeros_like", zeros_like), ("ones_like", ones_like),
+        ("empty_like", empty_like), ("full_like", full_like), ("arange", arange), ("linspace", linspace),
+        ("eye", eye), tensor=False)
+api("to", method=_to)
+api("new_zeros", method=_new("new_zeros", zeros))
+api("new_ones", method=_new("new_ones", ones))
+api("new_empty", method=_new("new_empty", empty))
+api("new_full", method=_new_full)
+api("new_tensor", method=_new_tensor)
+# for the autograd engine, which sits below the ops and makes zero gradients through Tensor
+api("_zeros", method=staticmethod(lambda shape, dtype, device: zeros(shape, dtype=dtype, device=device)))

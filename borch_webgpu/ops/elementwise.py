@@ -12,7 +12,8 @@ from .. import _dtype, autograd
 from ..device import backend_for
 from ..device.capture import Dyn
 from ..tensor import Tensor
-from ._registry import OpDef, register
+from ._registry import OpDef, api, methods, register
+from ._shapes import _broadcast, broadcast_shapes
 
 __all__ = ["add", "sub", "mul", "div", "subtract", "multiply", "divide", "true_divide", "floor_divide", "remainder",
            "fmod", "pow", "atan2", "arctan2", "maximum", "minimum", "fmax", "fmin", "eq", "ne", "lt", "le", "gt", "ge", "greater",
@@ -21,34 +22,6 @@ __all__ = ["add", "sub", "mul", "div", "subtract", "multiply", "divide", "true_d
 
 
 # ---- shapes, operands and promotion ---------------------------------------------------------------
-def broadcast_shapes(*shapes) -> tuple[int, ...]:
-    """The shape that all ``shapes`` broadcast to (PyTorch's rules, its error text)."""
-    ndim = max((len(s) for s in shapes), default=0)
-    out = [1] * ndim
-    for s in shapes:
-        for i, n in enumerate(s, start=ndim - len(s)):
-            if out[i] == 1:
-                out[i] = n
-            elif n != 1 and n != out[i]:
-                raise RuntimeError(f"shape mismatch: objects cannot be broadcast to a single shape. Mismatch is "
-                                   f"between {list(shapes[0])} and {list(s)}")
-    return tuple(out)
-
-
-def _broadcast(op: str, shapes) -> tuple[int, ...]:
-    ndim = max((len(s) for s in shapes), default=0)
-    out = [1] * ndim
-    for k, s in enumerate(shapes):
-        for i, n in enumerate(s, start=ndim - len(s)):
-            if out[i] == 1:
-                out[i] = n
-            elif n != 1 and n != out[i]:
-                a, b = ("a", "b") if k == 1 else ("a", "c" if k == 2 else "b")
-                raise RuntimeError(f"{op}: The size of tensor {a} ({out[i]}) must match the size of tensor {b} ({n}) "
-                                   f"at non-singleton dimension {i}")
-    return tuple(out)
-
-
 def _py_scalar(x):
     if isinstance(x, Dyn):
         return x  # a value recomputed at every replay of a captured step
@@ -398,9 +371,8 @@ POW = _reg("pow", "pow", lambda a, b: np.power(a, b), rule="float", tol=(1e-5, 1
 
 def _safe_log(a, b):
     # d/db a**b = a**b * log(a); PyTorch masks a == 0 (where b >= 0) to 0
-    from .unary import log
     if isinstance(a, Tensor):
-        return where((a == 0) & (b >= 0), 0.0, log(a))
+        return where((a == 0) & (b >= 0), 0.0, a.log())
     return math.log(a) if a > 0 else (0.0 if a == 0 else float("nan"))
 
 
@@ -595,11 +567,10 @@ WHERE = register(OpDef("where", "ternary", ("ops_binary.wgsl", "where"), lambda 
 def where(condition, input=None, other=None, *, out=None):
     """``input`` where ``condition`` else ``other`` (either may be a Python number);
     ``where(condition)`` alone is ``nonzero(condition, as_tuple=True)``."""
-    if input is None and other is None:
-        from .indexing import nonzero
-        return nonzero(condition, as_tuple=True)
     if not isinstance(condition, Tensor):
         raise TypeError("where(): argument 'condition' must be Tensor")
+    if input is None and other is None:
+        return condition.nonzero(as_tuple=True)
     if condition.dtype.name != "bool":
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{condition.dtype.name.capitalize() if condition.dtype.name != 'int64' else 'Long'}")
@@ -632,60 +603,57 @@ def _tname(d) -> str:
     return {"int64": "Long", "int32": "Int", "bool": "Bool", "float32": "Float", "float16": "Half"}[d.name]
 
 
-# ---- Tensor methods, in-place variants and operators ------------------------------------------------
-def _install():
-    from .memory import inplace
-
-    def method(fn):
-        return lambda self, *a, **k: fn(self, *a, **k)
-
-    def ip(name, fn):
-        return lambda self, *a, **k: inplace(name, fn, self, *a, **k)
-
-    for name, fn in (("add", add), ("sub", sub), ("mul", mul), ("div", div), ("subtract", sub), ("multiply", mul),
-                     ("divide", div), ("true_divide", div), ("floor_divide", floor_divide), ("remainder", remainder),
-                     ("fmod", fmod), ("pow", pow), ("atan2", atan2), ("arctan2", atan2), ("maximum", maximum),
-                     ("minimum", minimum), ("fmax", fmax), ("fmin", fmin), ("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge),
-                     ("greater", gt), ("less", lt), ("greater_equal", ge), ("less_equal", le), ("not_equal", ne),
-                     ("logical_and", logical_and), ("logical_or", logical_or), ("logical_xor", logical_xor),
-                     ("lerp", lerp)):
-        setattr(Tensor, name, method(fn))
-        if name not in ("maximum", "minimum", "fmax", "fmin"):
-            setattr(Tensor, name + "_", ip(name + "_", fn))
-    Tensor.where = lambda self, condition, other: where(condition, self, other)
-
-    def binop(fn, reflected=False):
-        def f(self, other):
-            if not isinstance(other, (Tensor, numbers.Number, np.generic)):
-                return NotImplemented
-            return fn(other, self) if reflected else fn(self, other)
-        return f
-
-    for dunder, fn in (("add", add), ("sub", sub), ("mul", mul), ("truediv", div), ("floordiv", floor_divide),
-                       ("mod", remainder), ("pow", pow)):
-        setattr(Tensor, f"__{dunder}__", binop(fn))
-        setattr(Tensor, f"__r{dunder}__", binop(fn, reflected=True))
-        setattr(Tensor, f"__i{dunder}__", lambda self, other, _f=fn, _n=dunder: inplace(f"__i{_n}__", _f, self, other))
-    for dunder, fn in (("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge)):
-        setattr(Tensor, f"__{dunder}__", binop(fn))
-
-    def _bool_or_int(name, logical, bitwise_msg):
-        def f(self, other):
-            if not isinstance(other, (Tensor, numbers.Number, np.generic)):
-                return NotImplemented
-            dt = self.dtype if isinstance(self, Tensor) else other.dtype
-            odt = other.dtype if isinstance(other, Tensor) else None
-            if dt.name == "bool" and (odt is None or odt.name == "bool"):
-                return logical(self, other)
-            raise TypeError(f"{bitwise_msg}: bitwise operations on integer tensors are not implemented; "
-                            "use logical_and/logical_or/logical_xor on bool tensors")
-        return f
-    Tensor.__and__ = Tensor.__rand__ = _bool_or_int("and", logical_and, "&")
-    Tensor.__or__ = Tensor.__ror__ = _bool_or_int("or", logical_or, "|")
-    Tensor.__xor__ = Tensor.__rxor__ = _bool_or_int("xor", logical_xor, "^")
-    Tensor.__iand__ = lambda self, o: inplace("__iand__", Tensor.__and__, self, o)
-    Tensor.__ior__ = lambda self, o: inplace("__ior__", Tensor.__or__, self, o)
-    Tensor.__ixor__ = lambda self, o: inplace("__ixor__", Tensor.__xor__, self, o)
+# ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
+def _binop(fn, reflected=False):
+    def f(self, other):
+        if not isinstance(other, (Tensor, numbers.Number, np.generic)):
+            return NotImplemented
+        return fn(other, self) if reflected else fn(self, other)
+    return f
 
 
-_install()
+def _bool_or_int(logical, bitwise_msg):
+    def f(self, other):
+        if not isinstance(other, (Tensor, numbers.Number, np.generic)):
+            return NotImplemented
+        dt = self.dtype if isinstance(self, Tensor) else other.dtype
+        odt = other.dtype if isinstance(other, Tensor) else None
+        if dt.name == "bool" and (odt is None or odt.name == "bool"):
+            return logical(self, other)
+        raise TypeError(f"{bitwise_msg}: bitwise operations on integer tensors are not implemented; "
+                        "use logical_and/logical_or/logical_xor on bool tensors")
+    return f
+
+
+api("add", add, inplace=True)
+api("sub", sub, inplace=True, aliases=("subtract",))
+api("mul", mul, inplace=True, aliases=("multiply",))
+api("div", div, inplace=True, aliases=("divide", "true_divide"))
+api("atan2", atan2, inplace=True, aliases=("arctan2",))
+api("gt", gt, inplace=True, aliases=("greater",))
+api("lt", lt, inplace=True, aliases=("less",))
+api("ge", ge, inplace=True, aliases=("greater_equal",))
+api("le", le, inplace=True, aliases=("less_equal",))
+api("ne", ne, inplace=True, aliases=("not_equal",))
+methods(("floor_divide", floor_divide), ("remainder", remainder), ("fmod", fmod), ("pow", pow), ("eq", eq),
+        ("logical_and", logical_and), ("logical_or", logical_or), ("logical_xor", logical_xor), ("lerp", lerp),
+        inplace=True)
+methods(("maximum", maximum), ("minimum", minimum), ("fmax", fmax), ("fmin", fmin))
+api("where", where, method=lambda self, condition, other: where(condition, self, other))
+api("broadcast_shapes", broadcast_shapes, tensor=False)
+def _sum_to_size(self, *size) -> Tensor:
+    """This tensor summed over its broadcast dims down to ``size`` (``sum_to_size(2, 1)`` or a tuple)."""
+    return sum_to(self, size[0] if len(size) == 1 and not isinstance(size[0], builtins.int) else size)
+
+
+api("sum_to_size", method=_sum_to_size)
+for _d, _f in (("add", add), ("sub", sub), ("mul", mul), ("truediv", div), ("floordiv", floor_divide),
+               ("mod", remainder), ("pow", pow)):
+    api(f"__{_d}__", method=_binop(_f))
+    api(f"__r{_d}__", method=_binop(_f, reflected=True))
+    api(f"__i{_d}__", _f, writes_self=True)
+for _d, _f in (("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge)):
+    api(f"__{_d}__", method=_binop(_f))
+for _d, _f, _sym in (("and", logical_and, "&"), ("or", logical_or, "|"), ("xor", logical_xor, "^")):
+    api(f"__{_d}__", method=_bool_or_int(_f, _sym), aliases=(f"__r{_d}__",))
+    api(f"__i{_d}__", _bool_or_int(_f, _sym), writes_self=True)

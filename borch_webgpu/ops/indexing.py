@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import _dtype, autograd
 from ..tensor import Tensor, _wrap_dim
-from ._registry import OpDef, register
+from ._registry import OpDef, api, methods, register
 
 __all__ = ["gather", "scatter", "scatter_add", "index_select", "index_add", "masked_fill",
            "masked_select", "nonzero", "take", "tril", "triu", "argwhere"]
@@ -321,14 +321,12 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     shape = _broadcast("masked_select", [input._shape, mask._shape])
     x = input.expand(shape) if tuple(input._shape) != shape else input
     m = mask.expand(shape) if tuple(mask._shape) != shape else mask
-    from .subscript import getitem
-    return getitem(x, m)
+    return x[m]
 
 
 def take(input: Tensor, index: Tensor) -> Tensor:
     """``input`` treated as 1-D, read at ``index``."""
-    from .subscript import getitem
-    return getitem(input.reshape(-1), index)
+    return input.reshape(-1)[index]
 
 
 def _tri(op: str, input: Tensor, diagonal: int, lower: bool) -> Tensor:
@@ -373,31 +371,11 @@ def select_backward(g: Tensor, in_shape, d: int, index: int) -> Tensor:
     return out
 
 
-def _install():
-    from .memory import inplace
-    T = Tensor
-    T.gather = lambda self, dim, index: gather(self, dim, index)
-    T.scatter = lambda self, dim, index, src=None, *, value=None, reduce=None: scatter(self, dim, index, src,
-                                                                                       value=value, reduce=reduce)
-    T.scatter_ = lambda self, dim, index, src=None, *, value=None, reduce=None: inplace(
-        "scatter_", lambda s: scatter(s, dim, index, src, value=value, reduce=reduce), self)
-    T.scatter_add = lambda self, dim, index, src: scatter_add(self, dim, index, src)
-    T.scatter_add_ = lambda self, dim, index, src: inplace("scatter_add_", lambda s: scatter_add(s, dim, index, src),
-                                                           self)
-    T.index_select = lambda self, dim, index: index_select(self, dim, index)
-    T.index_add = lambda self, dim, index, source, *, alpha=1: index_add(self, dim, index, source, alpha=alpha)
-    T.index_add_ = lambda self, dim, index, source, *, alpha=1: inplace(
-        "index_add_", lambda s: index_add(s, dim, index, source, alpha=alpha), self)
-    T.masked_fill = lambda self, mask, value: masked_fill(self, mask, value)
-    T.masked_fill_ = lambda self, mask, value: inplace("masked_fill_", lambda s: masked_fill(s, mask, value), self)
-    T.masked_select = lambda self, mask: masked_select(self, mask)
-    T.nonzero = lambda self, *, as_tuple=False: nonzero(self, as_tuple=as_tuple)
-    T.argwhere = lambda self: nonzero(self)
-    T.take = lambda self, index: take(self, index)
-    T.tril = lambda self, diagonal=0: tril(self, diagonal)
-    T.triu = lambda self, diagonal=0: triu(self, diagonal)
-    T.tril_ = lambda self, diagonal=0: inplace("tril_", lambda s: tril(s, diagonal), self)
-    T.triu_ = lambda self, diagonal=0: inplace("triu_", lambda s: triu(s, diagonal), self)
-
-
-_install()
+# ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
+methods(("gather", gather), ("index_select", index_select), ("masked_select", masked_select), ("nonzero", nonzero),
+        ("argwhere", argwhere), ("take", take))
+methods(("scatter", scatter), ("scatter_add", scatter_add), ("index_add", index_add), ("masked_fill", masked_fill),
+        ("tril", tril), ("triu", triu), inplace=True)
+# the backward of views.slice_dim and views.select (the views sit below this module)
+api("_slice_backward", method=slice_backward)
+api("_select_backward", method=select_backward)

@@ -1,4 +1,4 @@
-"""Matrix products: matmul (``@``), mm, bmm, mv, dot, outer (ger), addmm, baddbmm and einsum.
+"""Matrix products: matmul (``@``), mm, bmm, mv, dot, outer (ger), addmm, baddbmm (einsum, built on them, is in _einsum.py).
 
 Every product goes through one differentiable core, :func:`_gemm`: ``alpha * a @ b + beta * c``
 over broadcast batch dims, whose backward is made of the same products. The ops around it are
@@ -16,9 +16,9 @@ import numpy as np
 
 from .. import autograd
 from ..tensor import Tensor
-from ._registry import OpDef, register
+from ._registry import OpDef, api, methods, register
 
-__all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "ger", "addmm", "baddbmm", "einsum"]
+__all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "ger", "addmm", "baddbmm"]
 
 # Tolerance against PyTorch's CPU (float32). Both sides add K float32 products, in different orders,
 # so each result carries its own rounding error of about u * |partial sums| * sqrt(K) (u = 2^-24):
@@ -394,33 +394,17 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1, o
     return _out(_gemm(batch1, batch2, input, alpha, beta, name="BaddbmmBackward0"), out)
 
 
-from ._einsum import einsum  # noqa: E402 - it uses _gemm and the checks above
+# ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
+def _mat(reflected):
+    def f(self, other):
+        if not isinstance(other, Tensor):
+            return NotImplemented
+        return matmul(other, self) if reflected else matmul(self, other)
+    return f
 
 
-def _install() -> None:
-    from .memory import inplace
-    T = Tensor
-    T.matmul = lambda self, other: matmul(self, other)
-    T.mm = lambda self, mat2: mm(self, mat2)
-    T.bmm = lambda self, mat2: bmm(self, mat2)
-    T.mv = lambda self, vec: mv(self, vec)
-    T.dot = lambda self, other: dot(self, other)
-    T.outer = T.ger = lambda self, vec2: outer(self, vec2)
-    T.addmm = lambda self, mat1, mat2, *, beta=1, alpha=1: addmm(self, mat1, mat2, beta=beta, alpha=alpha)
-    T.addmm_ = lambda self, mat1, mat2, *, beta=1, alpha=1: inplace("addmm_", addmm, self, mat1, mat2, beta=beta,
-                                                                    alpha=alpha)
-    T.baddbmm = lambda self, b1, b2, *, beta=1, alpha=1: baddbmm(self, b1, b2, beta=beta, alpha=alpha)
-    T.baddbmm_ = lambda self, b1, b2, *, beta=1, alpha=1: inplace("baddbmm_", baddbmm, self, b1, b2, beta=beta,
-                                                                  alpha=alpha)
-
-    def _mat(reflected):
-        def f(self, other):
-            if not isinstance(other, Tensor):
-                return NotImplemented
-            return matmul(other, self) if reflected else matmul(self, other)
-        return f
-    T.__matmul__ = _mat(False)
-    T.__rmatmul__ = _mat(True)
-
-
-_install()
+methods(("matmul", matmul), ("mm", mm), ("bmm", bmm), ("mv", mv), ("dot", dot))
+api("outer", outer, aliases=("ger",))
+methods(("addmm", addmm), ("baddbmm", baddbmm), inplace=True)
+api("__matmul__", method=_mat(False))
+api("__rmatmul__", method=_mat(True))

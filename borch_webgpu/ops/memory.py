@@ -8,7 +8,8 @@ from .. import _dtype, autograd
 from ..autograd.graph import Node, edge_of, needs_grad
 from ..device import backend_for
 from ..tensor import Tensor
-from ._registry import REGISTRY, OpDef, register
+from ._registry import REGISTRY, OpDef, api, register
+from ._shapes import broadcast_shapes
 
 __all__ = ["clone", "contiguous", "assign", "inplace", "can_cast"]
 
@@ -90,7 +91,6 @@ def check_expandable(op: str, src_shape, dst_shape) -> None:
 
 
 def _bshape(a, b):
-    from .elementwise import broadcast_shapes
     try:
         return broadcast_shapes(a, b)
     except RuntimeError:
@@ -249,8 +249,10 @@ def zero_(self: Tensor) -> Tensor:
     return fill_(self, 0)
 
 
-Tensor.fill_ = fill_
-Tensor.zero_ = zero_
-Tensor.clone = clone
-Tensor.contiguous = contiguous
-Tensor.copy_ = copy_
+# ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
+api("fill_", method=fill_)
+api("zero_", method=zero_)
+api("clone", clone)
+api("contiguous", method=contiguous)
+api("copy_", method=copy_)
+api("_view_of_base", method=view_of_base)  # for autograd's edge_of, which sits below the ops

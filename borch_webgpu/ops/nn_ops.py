@@ -1,6 +1,6 @@
 """``torch.nn.functional``'s layers written with other ops (so autograd differentiates them):
 linear, bilinear, dropout, embedding, one_hot here; normalisations in _nn_norm.py, attention in
-_nn_attention.py, losses in _nn_loss.py. One OpDef per public op (family "nn", no kernel of its own)."""
+_nn_attention.py, losses in _nn_loss.py (nn/functional.py gathers them). One OpDef per public op (family "nn", no kernel of its own)."""
 from __future__ import annotations
 
 import builtins
@@ -22,13 +22,7 @@ register(OpDef("dropout2d", "nn", None, None, tol=(0, 0), doc="dropout of whole 
 register(OpDef("embedding", "nn", None, None, tol=(0, 0), doc="weight rows at the indices"))
 register(OpDef("one_hot", "nn", None, None, tol=(0, 0), doc="int64 one-hot rows (a scatter of ones)"))
 
-from ._nn_attention import *  # noqa: E402,F401,F403 - scaled_dot_product_attention, multi_head_attention_forward
-from ._nn_loss import *  # noqa: E402,F401,F403 - the losses
-from ._nn_norm import *  # noqa: E402,F401,F403 - batch_norm, layer_norm, group_norm, instance_norm
-from . import _nn_attention, _nn_loss, _nn_norm  # noqa: E402
-
-__all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "embedding", "one_hot",
-           *_nn_attention.__all__, *_nn_loss.__all__, *_nn_norm.__all__]
+__all__ = ["linear", "bilinear", "dropout", "dropout1d", "dropout2d", "embedding", "one_hot"]
 
 
 def _check_tensor(op: str, name: str, pos: int, x) -> None:

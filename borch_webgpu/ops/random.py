@@ -17,7 +17,7 @@ import numpy as np
 from .. import _dtype
 from ..device import backend_for, canonical, capture
 from ..tensor import Tensor
-from ._registry import OpDef, register
+from ._registry import OpDef, api, methods, register
 from .creation import _shape_arg
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "default_generator", "get_rng_state",
@@ -333,48 +333,54 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
     return tensor(out.reshape(w.shape[:-1] + (num_samples,)), device=input.device)
 
 
-def _install():
-    def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator=None):
-        """Fill with samples from the uniform distribution on ``[a, b)``.
+def _uniform_(self, a: float = 0.0, b: float = 1.0, *, generator=None):
+    """Fill with samples from the uniform distribution on ``[a, b)``.
 
-        Example::
+    Example::
 
-            >>> x = torch.empty(1000).uniform_(-1, 1)
-            >>> bool((x >= -1).all() and (x < 1).all())
-            True
-        """
-        return _fill("uniform", self._shape, self.dtype, self.device, builtins.float(a), builtins.float(b), generator,
-                     out=self)
-
-    def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
-        """Fill with samples from the normal distribution N(``mean``, ``std``²)."""
-        return _fill("normal", self._shape, self.dtype, self.device, builtins.float(mean), builtins.float(std),
-                     generator, out=self)
-
-    def random_(self, low=0, high=None, *, generator=None):
-        """Fill with integers from ``[low, high)`` (``random_(high)`` draws from ``[0, high)``).
-
-        Example::
-
-            >>> bool((torch.empty(100).random_(3) < 3).all())
-            True
-        """
-        if high is None:
-            low, high = 0, low
-        return _fill("randint", self._shape, self.dtype, self.device, builtins.float(low), builtins.float(high),
-                     generator, out=self)
-
-    def bernoulli_(self, p=0.5, *, generator=None):
-        from .memory import assign
-        assign(self, bernoulli(self, p, generator=generator))
-        return self
-    Tensor.uniform_ = uniform_
-    Tensor.normal_ = normal_
-    Tensor.random_ = random_
-    Tensor.bernoulli_ = bernoulli_
-    Tensor.bernoulli = lambda self, p=None, *, generator=None: bernoulli(self, p, generator=generator)
-    Tensor.multinomial = lambda self, n, replacement=False, *, generator=None: multinomial(self, n, replacement,
-                                                                                           generator=generator)
+        >>> x = torch.empty(1000).uniform_(-1, 1)
+        >>> bool((x >= -1).all() and (x < 1).all())
+        True
+    """
+    return _fill("uniform", self._shape, self.dtype, self.device, builtins.float(a), builtins.float(b), generator,
+                 out=self)
 
 
-_install()
+def _normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
+    """Fill with samples from the normal distribution N(``mean``, ``std``²)."""
+    return _fill("normal", self._shape, self.dtype, self.device, builtins.float(mean), builtins.float(std),
+                 generator, out=self)
+
+
+def _random_(self, low=0, high=None, *, generator=None):
+    """Fill with integers from ``[low, high)`` (``random_(high)`` draws from ``[0, high)``).
+
+    Example::
+
+        >>> bool((torch.empty(100).random_(3) < 3).all())
+        True
+    """
+    if high is None:
+        low, high = 0, low
+    return _fill("randint", self._shape, self.dtype, self.device, builtins.float(low), builtins.float(high),
+                 generator, out=self)
+
+
+def _bernoulli_(self, p=0.5, *, generator=None):
+    from .memory import assign
+    assign(self, bernoulli(self, p, generator=generator))
+    return self
+
+
+# ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
+api("uniform_", method=_uniform_)
+api("normal_", method=_normal_)
+api("random_", method=_random_)
+api("bernoulli_", method=_bernoulli_)
+api("bernoulli", bernoulli)
+api("multinomial", multinomial)
+api("normal", normal, tensor=False)
+methods(("rand", rand), ("rand_like", rand_like), ("randint", randint), ("randint_like", randint_like),
+        ("randn", randn), ("randn_like", randn_like), ("randperm", randperm), ("manual_seed", manual_seed),
+        ("seed", seed), ("initial_seed", initial_seed), ("get_rng_state", get_rng_state),
+        ("set_rng_state", set_rng_state), tensor=False)

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import _dtype, autograd
 from ..tensor import Tensor, _wrap_dim
-from ._registry import OpDef, register
+from ._registry import OpDef, api, methods, register
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "var_mean",
            "std_mean", "norm", "logsumexp", "all", "any", "softmax", "log_softmax", "count_nonzero"]
@@ -537,28 +537,10 @@ def log_softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Te
     return out
 
 
-def _install():
-    T = Tensor
-    T.sum = lambda self, dim=None, keepdim=False, *, dtype=None: sum(self, dim, keepdim, dtype=dtype)
-    T.mean = lambda self, dim=None, keepdim=False, *, dtype=None: mean(self, dim, keepdim, dtype=dtype)
-    T.prod = lambda self, dim=None, keepdim=False, *, dtype=None: prod(self, dim, keepdim, dtype=dtype)
-    T.max = lambda self, dim=None, keepdim=False: max(self, dim, keepdim)
-    T.min = lambda self, dim=None, keepdim=False: min(self, dim, keepdim)
-    T.amax = lambda self, dim=(), keepdim=False: amax(self, dim, keepdim)
-    T.amin = lambda self, dim=(), keepdim=False: amin(self, dim, keepdim)
-    T.argmax = lambda self, dim=None, keepdim=False: argmax(self, dim, keepdim)
-    T.argmin = lambda self, dim=None, keepdim=False: argmin(self, dim, keepdim)
-    T.var = lambda self, dim=None, unbiased=None, keepdim=False, *, correction=None: var(
-        self, dim, unbiased, keepdim, correction=correction)
-    T.std = lambda self, dim=None, unbiased=None, keepdim=False, *, correction=None: std(
-        self, dim, unbiased, keepdim, correction=correction)
-    T.norm = lambda self, p="fro", dim=None, keepdim=False, dtype=None: norm(self, p, dim, keepdim, dtype=dtype)
-    T.logsumexp = lambda self, dim, keepdim=False: logsumexp(self, dim, keepdim)
-    T.all = lambda self, dim=None, keepdim=False: all(self, dim, keepdim)
-    T.any = lambda self, dim=None, keepdim=False: any(self, dim, keepdim)
-    T.softmax = lambda self, dim, dtype=None: softmax(self, dim, dtype=dtype)
-    T.log_softmax = lambda self, dim, dtype=None: log_softmax(self, dim, dtype=dtype)
-    T.count_nonzero = lambda self, dim=None: count_nonzero(self, dim)
-
-
-_install()
+# ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
+methods(("sum", sum), ("mean", mean), ("prod", prod), ("max", max), ("min", min), ("amax", amax), ("amin", amin),
+        ("argmax", argmax), ("argmin", argmin), ("var", var), ("std", std), ("norm", norm), ("logsumexp", logsumexp),
+        ("all", all), ("any", any), ("count_nonzero", count_nonzero))
+api("softmax", softmax, method=lambda self, dim, dtype=None: softmax(self, dim, dtype=dtype))
+api("log_softmax", log_softmax, method=lambda self, dim, dtype=None: log_softmax(self, dim, dtype=dtype))
+methods(("std_mean", std_mean), ("var_mean", var_mean), tensor=False)

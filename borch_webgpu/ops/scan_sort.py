@@ -24,7 +24,7 @@ from .. import _dtype, autograd
 from ..autograd.graph import needs_grad
 from ..device import backend_for
 from ..tensor import Tensor, _wrap_dim
-from ._registry import OpDef, register
+from ._registry import OpDef, api, methods, register
 
 __all__ = ["cumsum", "cumprod", "sort", "argsort", "topk", "msort"]
 
@@ -384,17 +384,8 @@ def msort(input: Tensor) -> Tensor:
     return sort(_require("msort", input), 0).values
 
 
-def _install():
-    T = Tensor
-    T.cumsum = lambda self, dim, *, dtype=None: cumsum(self, dim, dtype=dtype)
-    T.cumprod = lambda self, dim, *, dtype=None: cumprod(self, dim, dtype=dtype)
-    T.cumsum_ = lambda self, dim, *, dtype=None: _cum_inplace("cumsum_", cumsum, self, dim, dtype)
-    T.cumprod_ = lambda self, dim, *, dtype=None: _cum_inplace("cumprod_", cumprod, self, dim, dtype)
-    T.sort = lambda self, dim=-1, descending=False, *, stable=False: sort(self, dim, descending, stable=stable)
-    T.argsort = lambda self, dim=-1, descending=False, *, stable=False: argsort(self, dim, descending,
-                                                                               stable=stable)
-    T.topk = lambda self, k, dim=-1, largest=True, sorted=True: topk(self, k, dim, largest, sorted)
-    T.msort = lambda self: msort(self)
-
-
-_install()
+# ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
+methods(("cumsum", cumsum), ("cumprod", cumprod), ("sort", sort), ("argsort", argsort), ("topk", topk),
+        ("msort", msort))
+api("cumsum_", method=lambda self, dim, *, dtype=None: _cum_inplace("cumsum_", cumsum, self, dim, dtype))
+api("cumprod_", method=lambda self, dim, *, dtype=None: _cum_inplace("cumprod_", cumprod, self, dim, dtype))

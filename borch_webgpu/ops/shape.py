@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import autograd
 from ..tensor import Tensor, _wrap_dim
-from ._registry import OpDef, register
+from ._registry import OpDef, api, methods, register
 from .memory import assign
 from .views import make_view, narrow, slice_dim
 
@@ -287,16 +287,14 @@ def _pad_constant(input: Tensor, pad, value) -> Tensor:
     return out
 
 
-def _install():
-    T = Tensor
-    T.flip = lambda self, *dims: flip(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], builtins.int)
-                                       else dims)
-    T.fliplr = fliplr
-    T.flipud = flipud
-    T.roll = lambda self, shifts, dims=None: roll(self, shifts, dims)
-    T.repeat = repeat
-    T.tile = lambda self, *dims: tile(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], builtins.int)
-                                      else dims)
+# ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
+def _dims_arg(dims):
+    return dims[0] if len(dims) == 1 and not isinstance(dims[0], builtins.int) else dims
 
 
-_install()
+api("flip", flip, method=lambda self, *dims: flip(self, _dims_arg(dims)))
+api("tile", tile, method=lambda self, *dims: tile(self, _dims_arg(dims)))
+methods(("fliplr", fliplr), ("flipud", flipud), ("roll", roll))
+api("repeat", method=repeat)
+methods(("cat", cat), ("concat", concat), ("concatenate", concatenate), ("hstack", hstack), ("stack", stack),
+        ("vstack", vstack), tensor=False)

@@ -9,6 +9,7 @@ import numbers
 import numpy as np
 
 from .. import _dtype, autograd
+from ._registry import api
 from ..tensor import Tensor
 from .indexing import (_flat_storage_view, _int_index, _np_check, _put, _take, _zeros_like_shape, nonzero)
 
@@ -318,12 +319,8 @@ def index_put_(input: Tensor, indices, values: Tensor, accumulate: bool = False)
     return input
 
 
-def _install():
-    T = Tensor
-    T.__getitem__ = getitem
-    T.__setitem__ = setitem
-    T.index_put = lambda self, indices, values, accumulate=False: index_put(self, indices, values, accumulate)
-    T.index_put_ = index_put_
-
-
-_install()
+# ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
+api("__getitem__", method=getitem)
+api("__setitem__", method=setitem)
+api("index_put", index_put)
+api("index_put_", method=index_put_)

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _dtype
 from ..tensor import Tensor
-from ._registry import OpDef, register
+from ._registry import OpDef, api, methods, register
 from .elementwise import _out, ew, where
 
 __all__ = ["neg", "negative", "abs", "absolute", "sign", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1",
@@ -380,44 +380,54 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     return ew(UNARY["hardsigmoid"], input)
 
 
-def _install():
-    from .memory import inplace
-
-    for name in ("neg", "negative", "abs", "absolute", "sign", "exp", "exp2", "log", "log2", "log10", "log1p",
-                 "expm1", "sqrt", "rsqrt", "square", "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan",
-                 "arcsin", "arccos", "arctan", "tanh", "sinh", "cosh", "sigmoid", "floor", "ceil", "trunc", "fix",
-                 "frac", "logical_not", "erf"):
-        fn = globals()[name]
-        setattr(Tensor, name, lambda self, _f=fn: _f(self))
-        setattr(Tensor, name + "_", lambda self, _f=fn, _n=name: inplace(_n + "_", _f, self))
-    for name in ("isnan", "isinf", "isfinite"):
-        fn = globals()[name]
-        setattr(Tensor, name, lambda self, _f=fn: _f(self))
-    Tensor.round = lambda self, decimals=0: round(self, decimals=decimals)
-    Tensor.round_ = lambda self, decimals=0: inplace("round_", lambda x: round(x, decimals=decimals), self)
-    Tensor.relu = lambda self: relu(self)
-    Tensor.relu_ = lambda self: inplace("relu_", relu, self)
-    Tensor.nan_to_num = lambda self, nan=0.0, posinf=None, neginf=None: nan_to_num(self, nan, posinf, neginf)
-    Tensor.nan_to_num_ = lambda self, nan=0.0, posinf=None, neginf=None: inplace(
-        "nan_to_num_", lambda x: nan_to_num(x, nan, posinf, neginf), self)
-    Tensor.clamp = Tensor.clip = lambda self, min=None, max=None: clamp(self, min, max)
-    Tensor.clamp_ = Tensor.clip_ = lambda self, min=None, max=None: inplace("clamp_", lambda x: clamp(x, min, max),
-                                                                           self)
-    Tensor.clamp_min = lambda self, min: clamp(self, min=min)
-    Tensor.clamp_min.__doc__ = "``clamp(self, min=min)``: elements below ``min`` become ``min``."
-    Tensor.clamp_max = lambda self, max: clamp(self, max=max)
-    Tensor.clamp_max.__doc__ = "``clamp(self, max=max)``: elements above ``max`` become ``max``."
-    Tensor.__neg__ = lambda self: neg(self)
-    Tensor.__pos__ = lambda self: self
-    Tensor.__abs__ = lambda self: abs(self)
-
-    def invert(self):
-        """``~x``: logical not of a bool tensor (other dtypes raise: there are no bitwise kernels)."""
-        if self.dtype.name == "bool":
-            return logical_not(self)
-        raise TypeError("~ (bitwise not) is only implemented for bool tensors here; use logical_not")
-    Tensor.__invert__ = invert
-    Tensor.bitwise_not = invert
+def _invert(self):
+    """``~x``: logical not of a bool tensor (other dtypes raise: there are no bitwise kernels)."""
+    if self.dtype.name == "bool":
+        return logical_not(self)
+    raise TypeError("~ (bitwise not) is only implemented for bool tensors here; use logical_not")
 
 
-_install()
+def _clamp_min(self, min):  # noqa: A002 - torch's name
+    """``clamp(self, min=min)``: elements below ``min`` become ``min``."""
+    return clamp(self, min=min)
+
+
+def _clamp_max(self, max):  # noqa: A002 - torch's name
+    """``clamp(self, max=max)``: elements above ``max`` become ``max``."""
+    return clamp(self, max=max)
+
+
+def _round_method(self, decimals=0):
+    return round(self, decimals=decimals)
+
+
+def _round_(self, decimals=0):
+    from .memory import inplace as _ip
+    return _ip("round_", lambda x: round(x, decimals=decimals), self)
+
+
+# ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
+methods(("neg", neg), ("abs", abs), ("sign", sign), ("exp", exp), ("exp2", exp2), ("log", log), ("log2", log2),
+        ("log10", log10), ("log1p", log1p), ("expm1", expm1), ("sqrt", sqrt), ("rsqrt", rsqrt), ("square", square),
+        ("reciprocal", reciprocal), ("sin", sin), ("cos", cos), ("tan", tan), ("tanh", tanh), ("sinh", sinh),
+        ("cosh", cosh), ("sigmoid", sigmoid), ("floor", floor), ("ceil", ceil), ("frac", frac),
+        ("logical_not", logical_not), ("erf", erf), inplace=True)
+api("negative", negative, inplace=True)
+api("absolute", absolute, inplace=True)
+api("asin", asin, inplace=True, aliases=("arcsin",))
+api("acos", acos, inplace=True, aliases=("arccos",))
+api("atan", atan, inplace=True, aliases=("arctan",))
+api("trunc", trunc, inplace=True, aliases=("fix",))
+methods(("isnan", isnan), ("isinf", isinf), ("isfinite", isfinite))
+api("round", round, method=_round_method)
+api("round_", method=_round_)
+api("relu", relu, method=lambda self: relu(self), inplace=True)
+api("nan_to_num", nan_to_num, inplace=True)
+api("clamp", clamp, inplace=True, aliases=("clip",))
+api("clamp_min", method=_clamp_min)
+api("clamp_max", method=_clamp_max)
+api("__neg__", method=neg)
+api("__pos__", method=lambda self: self)
+api("__abs__", method=abs)
+api("__invert__", method=_invert, aliases=("bitwise_not",))
+api("selu", selu, tensor=False)

@@ -7,7 +7,7 @@ import math
 
 from .. import autograd
 from ..tensor import Tensor, _wrap_dim
-from ._registry import OpDef, register
+from ._registry import OpDef, api, methods, register
 
 __all__ = ["reshape", "permute", "transpose", "squeeze", "unsqueeze", "flatten", "unflatten", "narrow", "select",
            "chunk", "split", "unbind", "movedim", "t", "swapaxes", "swapdims", "as_strided", "view_as_shape",
@@ -235,8 +235,7 @@ def expand(input: Tensor, *sizes) -> Tensor:
                                f"{list(input._shape)}")
     out = make_view(input, shape, stride, input._offset)
     in_shape = input._shape
-    from .elementwise import sum_to
-    return _record_view("ExpandBackward0", input, out, lambda g: (sum_to(g, in_shape),))
+    return _record_view("ExpandBackward0", input, out, lambda g: (g.sum_to_size(in_shape),))
 
 
 def squeeze(input: Tensor, dim=None) -> Tensor:
@@ -354,9 +353,8 @@ def slice_dim(input: Tensor, d: int, start: int, stop: int, step: int) -> Tensor
     out = make_view(input, shape, stride, offset)
     in_shape = input._shape
 
-    def back(g):
-        from .indexing import slice_backward
-        return (slice_backward(g, in_shape, d, start, stop, step),)
+    def back(g):  # ops/indexing.py's slice_backward, through Tensor: the views sit below the indexing ops
+        return (g._slice_backward(in_shape, d, start, stop, step),)
     return _record_view("SliceBackward0", input, out, back)
 
 
@@ -384,9 +382,8 @@ def select(input: Tensor, dim: int, index) -> Tensor:
     out = make_view(input, shape, stride, input._offset + index * input._stride[d])
     in_shape = input._shape
 
-    def back(g):
-        from .indexing import select_backward
-        return (select_backward(g, in_shape, d, index),)
+    def back(g):  # ops/indexing.py's select_backward, through Tensor
+        return (g._select_backward(in_shape, d, index),)
     return _record_view("SelectBackward0", input, out, back)
 
 
@@ -532,31 +529,19 @@ def _meta_inplace(name: str, fn):
     return method
 
 
-Tensor.squeeze_ = _meta_inplace("squeeze_", squeeze)
-Tensor.unsqueeze_ = _meta_inplace("unsqueeze_", unsqueeze)
-Tensor.t_ = _meta_inplace("t_", t)
-Tensor.transpose_ = _meta_inplace("transpose_", transpose)
-Tensor.swapaxes_ = Tensor.swapdims_ = Tensor.transpose_
-Tensor.view = view
-Tensor.reshape = reshape
-Tensor.view_as = view_as_shape
-Tensor.reshape_as = view_as_shape
-Tensor.permute = permute
-Tensor.transpose = transpose
-Tensor.swapaxes = Tensor.swapdims = transpose
-Tensor.t = t
-Tensor.T = property(_T)
-Tensor.mT = property(_mT)
-Tensor.expand = expand
-Tensor.expand_as = _expand_as
-Tensor.squeeze = squeeze
-Tensor.unsqueeze = unsqueeze
-Tensor.flatten = flatten
-Tensor.unflatten = unflatten
-Tensor.narrow = narrow
-Tensor.select = select
-Tensor.split = split
-Tensor.chunk = chunk
-Tensor.unbind = unbind
-Tensor.movedim = Tensor.moveaxis = movedim
-Tensor.as_strided = as_strided
+# ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
+for _n, _f in (("squeeze_", squeeze), ("unsqueeze_", unsqueeze), ("t_", t)):
+    api(_n, method=_meta_inplace(_n, _f))
+api("transpose_", method=_meta_inplace("transpose_", transpose), aliases=("swapaxes_", "swapdims_"))
+api("view", method=view)
+api("view_as", method=view_as_shape, aliases=("reshape_as",))
+api("T", method=property(_T))
+api("mT", method=property(_mT))
+api("expand", method=expand)
+api("expand_as", method=_expand_as)
+api("as_strided", method=as_strided)
+methods(("reshape", reshape), ("permute", permute), ("transpose", transpose), ("swapaxes", swapaxes),
+        ("swapdims", swapdims), ("t", t), ("squeeze", squeeze), ("unsqueeze", unsqueeze), ("flatten", flatten),
+        ("unflatten", unflatten), ("narrow", narrow), ("select", select), ("split", split), ("chunk", chunk),
+        ("unbind", unbind))
+api("movedim", movedim, aliases=("moveaxis",))

@@ -18,10 +18,9 @@ def typename(obj) -> str:
     return f"{module}.{qualname}"
 
 
-def set_attribute(module, name: str, value) -> None:
+def set_attribute(module, name: str, value, Module) -> None:  # noqa: N803 - the class, passed by module.py
     """A Parameter registers as a parameter, a Module as a child, a Buffer (or a tensor assigned to a
     buffer's name) as a buffer; anything else is a plain attribute."""
-    from .module import Module
     d = module.__dict__
 
     def remove_from(*tables):
@@ -68,8 +67,7 @@ def set_attribute(module, name: str, value) -> None:
                 object.__setattr__(module, name, value)
 
 
-def get_submodule(module, target: str):
-    from .module import Module
+def get_submodule(module, target: str, Module):  # noqa: N803
     if target == "":
         return module
     mod = module
@@ -82,10 +80,10 @@ def get_submodule(module, target: str):
     return mod
 
 
-def get_member(module, target: str, kind: str):
+def get_member(module, target: str, kind: str, Module):  # noqa: N803
     """The parameter or buffer (``kind``) at dotted path ``target``."""
     module_path, _, name = target.rpartition(".")
-    mod = get_submodule(module, module_path)
+    mod = get_submodule(module, module_path, Module)
     if not hasattr(mod, name):
         raise AttributeError(mod._get_name() + " has no attribute `" + name + "`")
     if kind == "parameter":

@@ -27,12 +27,11 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
-def _overrides(module, name: str) -> bool:
-    from .module import Module
+def _overrides(module, name: str, Module) -> bool:  # noqa: N803 - the class, passed by module.py
     return getattr(type(module), name, None) is not getattr(Module, name)
 
 
-def save_to_state_dict(module, destination, prefix: str, keep_vars: bool) -> None:
+def save_to_state_dict(module, destination, prefix: str, keep_vars: bool, Module) -> None:  # noqa: N803
     """This module's own parameters and persistent buffers (not its children's)."""
     for name, param in module._parameters.items():
         if param is not None:
@@ -40,7 +39,7 @@ def save_to_state_dict(module, destination, prefix: str, keep_vars: bool) -> Non
     for name, buf in module._buffers.items():
         if buf is not None and name not in module._non_persistent_buffers_set:
             destination[prefix + name] = buf if keep_vars else buf.detach()
-    if _overrides(module, "get_extra_state"):
+    if _overrides(module, "get_extra_state", Module):
         destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = module.get_extra_state()
 
 
@@ -75,7 +74,7 @@ def state_dict(module, *args, destination=None, prefix: str = "", keep_vars: boo
 
 
 def load_from_state_dict(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
-                         error_msgs) -> None:
+                         error_msgs, Module) -> None:  # noqa: N803 - the class, passed by module.py
     """Load this module's own entries of ``state_dict`` (keys ``prefix + name``)."""
     from ..parameter import Parameter
     for hook in module._load_state_dict_pre_hooks.values():
@@ -116,7 +115,7 @@ def load_from_state_dict(module, state_dict, prefix, local_metadata, strict, mis
                               f"{param.size()} and whose dimensions in the checkpoint are {input_param.size()}, "
                               f"an exception occurred : {ex.args}.")
     extra_key = prefix + _EXTRA_STATE_KEY_SUFFIX
-    if _overrides(module, "set_extra_state"):
+    if _overrides(module, "set_extra_state", Module):
         if extra_key in state_dict:
             module.set_extra_state(state_dict[extra_key])
         elif strict:

@@ -6,6 +6,7 @@ import warnings
 
 from ...tensor import Tensor
 from .. import functional as F
+from ._attention import MultiheadAttention
 from .module import Module
 
 __all__ = ["ReLU", "ReLU6", "GELU", "SiLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "LeakyReLU", "ELU", "SELU",
@@ -216,10 +217,3 @@ class Softplus(Module):
 
     def extra_repr(self) -> str:
         return f"beta={self.beta}, threshold={self.threshold}"
-
-
-def __getattr__(name: str):
-    if name == "MultiheadAttention":  # defined with the transformer layers; PyTorch keeps it here
-        from .transformer import MultiheadAttention
-        return MultiheadAttention
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

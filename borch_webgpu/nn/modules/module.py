@@ -143,15 +143,15 @@ class Module:
 
     def get_submodule(self, target: str) -> "Module":
         """The submodule at dotted path ``target`` (``"layer1.0.conv1"``); ``""`` is self."""
-        return _registration.get_submodule(self, target)
+        return _registration.get_submodule(self, target, Module)
 
     def get_parameter(self, target: str) -> Parameter:
         """The parameter at dotted path ``target``."""
-        return _registration.get_member(self, target, "parameter")
+        return _registration.get_member(self, target, "parameter", Module)
 
     def get_buffer(self, target: str) -> Tensor:
         """The buffer at dotted path ``target``."""
-        return _registration.get_member(self, target, "buffer")
+        return _registration.get_member(self, target, "buffer", Module)
 
     # ---- attribute protocol ----------------------------------------------------------------------
     def __getattr__(self, name: str):
@@ -162,7 +162,7 @@ class Module:
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __setattr__(self, name: str, value) -> None:
-        _registration.set_attribute(self, name, value)
+        _registration.set_attribute(self, name, value, Module)
 
     def __delattr__(self, name: str) -> None:
         if name in self._parameters:
@@ -378,7 +378,7 @@ class Module:
         return _state_dict.state_dict(self, *args, destination=destination, prefix=prefix, keep_vars=keep_vars)
 
     def _save_to_state_dict(self, destination, prefix: str, keep_vars: bool) -> None:
-        _state_dict.save_to_state_dict(self, destination, prefix, keep_vars)
+        _state_dict.save_to_state_dict(self, destination, prefix, keep_vars, Module)
 
     def load_state_dict(self, state_dict, strict: bool = True, assign: bool = False):
         """Copy parameters and buffers from ``state_dict`` (or, with ``assign=True``, take its tensors).
@@ -388,7 +388,7 @@ class Module:
     def _load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
                               error_msgs) -> None:
         _state_dict.load_from_state_dict(self, state_dict, prefix, local_metadata, strict, missing_keys,
-                                         unexpected_keys, error_msgs)
+                                         unexpected_keys, error_msgs, Module)
 
     def get_extra_state(self):
         raise RuntimeError("Reached a code path in Module.get_extra_state() that should never be called. Please "

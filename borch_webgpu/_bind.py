@@ -1,0 +1,97 @@
+"""Turns the ``Api`` records of ``ops/_registry.py`` into Tensor methods and ``torch.*`` functions.
+
+This is the one place that adds attributes to ``Tensor``: each op module declares its public names
+as records next to the code (``api("add", add, inplace=True, ...)``) and this module, imported by
+the package, binds them. A name bound twice, or one that would hide a method ``tensor.py``
+defines, raises here at import, so two modules cannot silently fight over ``Tensor.sum``.
+``scripts/gen_stubs.py`` writes ``tensor.pyi`` and ``__init__.pyi`` from the same records.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+
+from .ops._registry import APIS, Api
+from .tensor import Tensor
+
+__all__ = ["FUNCTIONS", "OP_MODULES"]
+
+# the modules whose records make up torch.* and Tensor's methods, bottom to top
+OP_MODULES = ("autograd.graph", "autograd.engine", "ops.creation", "ops.memory", "ops.views", "ops.elementwise",
+              "ops.unary", "ops.reduce", "ops.shape", "ops.indexing", "ops.subscript", "ops.linalg", "ops._einsum",
+              "ops.scan_sort",
+              "ops.random", "_tensor_str")
+
+_CORE = frozenset(vars(Tensor))  # what tensor.py itself defines
+
+
+def _records() -> list[Api]:
+    seen, out = set(), []
+    for rec in APIS.values():
+        if id(rec) not in seen:
+            seen.add(id(rec))
+            out.append(rec)
+    return out
+
+
+def _without_out(fn) -> inspect.Signature | None:
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    return sig.replace(parameters=[p for p in sig.parameters.values() if p.name != "out"])
+
+
+def _inplace(name: str, fn, base: str):
+    from .ops.memory import inplace
+
+    def method(self, *args, **kwargs):
+        return inplace(name, fn, self, *args, **kwargs)
+    method.__name__ = name
+    method.__qualname__ = f"Tensor.{name}"
+    method.__doc__ = f"In-place ``{base}``: the result is written into this tensor, which is returned."
+    sig = _without_out(fn)
+    if sig is not None:
+        method.__signature__ = sig
+    return method
+
+
+def _named(obj, name: str):
+    """A private helper bound under a public name reports that name (help(), the API reference)."""
+    f = getattr(obj, "fget", obj)
+    if inspect.isfunction(f) and (f.__name__.startswith("_") or f.__name__ == "<lambda>"):
+        f.__name__, f.__qualname__ = name, f"Tensor.{name}"
+    return obj
+
+
+def _set(name: str, value) -> None:
+    if name in _CORE:
+        raise RuntimeError(f"api {name}: Tensor already defines it in tensor.py")
+    if name in _BOUND:
+        raise RuntimeError(f"api {name}: bound twice")
+    _BOUND.add(name)
+    setattr(Tensor, name, value)
+
+
+_BOUND: set[str] = set()
+
+
+def _bind() -> dict:
+    for mod in OP_MODULES:
+        importlib.import_module(f".{mod}", __package__)
+    functions = {}
+    for rec in _records():
+        for name in rec.names():
+            if rec.tensor:
+                if rec.writes_self:
+                    _set(name, _inplace(name, rec.fn, rec.fn.__name__))
+                else:
+                    _set(name, _named(rec.method if rec.method is not None else rec.fn, name))
+                if rec.inplace:
+                    _set(name + "_", _inplace(name + "_", rec.fn, name))
+            if rec.torch:
+                functions[name] = rec.fn
+    return functions
+
+
+FUNCTIONS: dict = _bind()
