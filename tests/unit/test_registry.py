@@ -60,3 +60,16 @@ def test_every_op_declares_a_tolerance():
     for op in REGISTRY.values():
         rtol, atol = op.tol
         assert rtol >= 0 and atol >= 0
+
+
+def test_every_op_pytorch_differentiates_has_a_gradient_golden():
+    # which ops PyTorch differentiates is asked of real PyTorch (tests/golden/generate_differentiable.py)
+    import json
+    asked = json.loads((GOLDEN / "differentiable.json").read_text())["ops"]
+    assert set(asked) == set(GENERATORS), "run python tests/golden/generate_differentiable.py (needs torch==2.13.0)"
+    missing = []
+    for op, yes in sorted(asked.items()):
+        if yes and not any(c.get("grads") is not None for c in casefile.read(casefile.path(op))["cases"]):
+            missing.append(op)
+    assert not missing, f"PyTorch differentiates these ops but no golden case checks our backward (grad=True): {missing}"
+
