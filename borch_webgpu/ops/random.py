@@ -334,6 +334,8 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
 
 
 def _install():
+    from .memory import check_leaf_write
+
     def uniform_(self, a: float = 0.0, b: float = 1.0, *, generator=None):
         """Fill with samples from the uniform distribution on ``[a, b)``.
 
@@ -343,11 +345,13 @@ def _install():
             >>> bool((x >= -1).all() and (x < 1).all())
             True
         """
+        check_leaf_write("uniform_", self)
         return _fill("uniform", self._shape, self.dtype, self.device, builtins.float(a), builtins.float(b), generator,
                      out=self)
 
     def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
         """Fill with samples from the normal distribution N(``mean``, ``std``²)."""
+        check_leaf_write("normal_", self)
         return _fill("normal", self._shape, self.dtype, self.device, builtins.float(mean), builtins.float(std),
                      generator, out=self)
 
@@ -359,6 +363,7 @@ def _install():
             >>> bool((torch.empty(100).random_(3) < 3).all())
             True
         """
+        check_leaf_write("random_", self)
         if high is None:
             low, high = 0, low
         return _fill("randint", self._shape, self.dtype, self.device, builtins.float(low), builtins.float(high),
@@ -366,6 +371,7 @@ def _install():
 
     def bernoulli_(self, p=0.5, *, generator=None):
         from .memory import assign
+        check_leaf_write("bernoulli_", self)
         assign(self, bernoulli(self, p, generator=generator))
         return self
     Tensor.uniform_ = uniform_

@@ -522,6 +522,8 @@ def _mT(x):
 def _meta_inplace(name: str, fn):
     """squeeze_, unsqueeze_, t_, transpose_: self takes the view's shape and strides."""
     def method(self, *args, **kwargs):
+        from .memory import check_leaf_write
+        check_leaf_write(name, self)
         v = fn(self, *args, **kwargs)
         self._shape, self._stride, self._offset = v._shape, v._stride, v._offset
         if v.grad_fn is not None:
