@@ -249,6 +249,7 @@ def _take_flat(flat: Tensor, offsets: Tensor) -> Tensor:
 # ---- x[key] = value --------------------------------------------------------------------------------------------
 def setitem(x: Tensor, key, value) -> None:
     """``x[key] = value`` (value: a number or a tensor broadcastable to ``x[key]``)."""
+    from .creation import full
     from .memory import assign, check_leaf_write, inplace
     from .views import expand
     items = _expand_key(x, key)
@@ -264,7 +265,6 @@ def setitem(x: Tensor, key, value) -> None:
                 inplace("__setitem__", lambda old, val: expand(val.to(v.dtype), v._shape), v, value)
                 return
         elif autograd.graph.needs_grad(x):  # a number written into part of a graph: its slots get zero gradient
-            from .creation import full
             inplace("__setitem__", lambda old: full(v._shape, value, dtype=v.dtype, device=v.device), v)
             return
         assign(v, value)
@@ -276,7 +276,6 @@ def setitem(x: Tensor, key, value) -> None:
         value = _check_value_shape(value, out_shape)
         vals = expand(value.to(x.dtype), out_shape).contiguous().reshape(-1)
     else:
-        from .creation import full
         vals = full((offs.numel(),), value, dtype=x.dtype, device=x.device)
     if autograd.graph.needs_grad(x, value):
         from ..device.gpu_backend import contiguous_strides
