@@ -66,6 +66,8 @@ def cases() -> dict:
         "header not an object": (st_file(b"[]"), "InvalidHeaderDeserialization",
                                  "the header is a JSON list, not an object"),
         "header not JSON": (st_file(b'{"w": '), "InvalidHeaderDeserialization", "the header is not valid JSON"),
+        "500,000 escaped quotes": (st_file(b'{"a": "' + b'\\"' * 500_000), "InvalidHeaderDeserialization",
+                                     "the header is not valid JSON (Unterminated string"),
         "header not UTF-8": (st_file(b'{"\xff": 1}'), "InvalidHeader", "the header is not UTF-8 text"),
         "metadata not strings": (st_file({"__metadata__": {"a": 1}}), "InvalidHeaderDeserialization",
                                  "__metadata__ must map strings to strings, got {'a': 1}"),

@@ -27,6 +27,14 @@ def test_a_hostile_file_raises_safetensor_error_naming_what_is_wrong(name):
     assert outcome(data) == ("borch_webgpu.serialization.SafetensorError", kind, str(info.value))
 
 
+def test_the_error_survives_copy_and_pickle():
+    import copy
+    import pickle
+    e = SafetensorError("InvalidOffset", "'a.safetensors'", "tensor 'w' has data_offsets [-8, 0]")
+    for back in (copy.copy(e), pickle.loads(pickle.dumps(e))):
+        assert (type(back), str(back), back.kind, back.file) == (SafetensorError, str(e), e.kind, e.file)
+
+
 def test_the_message_names_the_file_it_was_given(tmp_path):
     p = tmp_path / "bad.safetensors"
     p.write_bytes(CASES["negative offset"][0])
@@ -53,6 +61,15 @@ def test_bracket_depth_ignores_brackets_inside_strings_and_is_exact():
     assert json_depth(b'{"a": [[1], {"b": "[[[[{{{{\\"[[["}]}') == 3
     assert json_depth(b"[" * 300 + b"]" * 300) == 300
     assert json_depth(b'"[[["') == 0
+
+
+def test_bracket_depth_takes_linear_time_on_unterminated_strings_full_of_escaped_quotes():
+    import time
+
+    from borch_webgpu._safetensors import json_depth
+    t = time.perf_counter()
+    assert json_depth(b'{"a": "' + b'\\"' * 2_000_000) == 1  # a pattern for whole strings took 15 s for 40,000
+    assert time.perf_counter() - t < 2
 
 
 def test_tensor_names_full_of_brackets_and_a_nest_at_the_limit_load():
