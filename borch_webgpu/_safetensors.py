@@ -27,8 +27,8 @@ from collections import OrderedDict
 
 import numpy as np
 
-__all__ = ["SafetensorError", "MAX_HEADER_BYTES", "MAX_JSON_DEPTH", "MAX_DIMS", "read_numpy", "json_depth",
-           "parse_json"]
+__all__ = ["SafetensorError", "MAX_HEADER_BYTES", "MAX_JSON_DEPTH", "MAX_DIMS", "read_header", "read_numpy",
+           "json_depth", "parse_json", "short_repr"]
 
 MAX_HEADER_BYTES = 100_000_000  # safetensors' MAX_HEADER_SIZE
 MAX_JSON_DEPTH = 64  # brackets; a header needs 3, what save() writes about 3 per nested dict
@@ -110,27 +110,27 @@ def _entry(name: str, info, file: str):
     bad = lambda kind, detail: SafetensorError(kind, file, f"tensor {name!r} {detail}")  # noqa: E731
     if not isinstance(info, dict) or not {"dtype", "shape", "data_offsets"} <= info.keys():
         raise bad("InvalidHeaderDeserialization", f"must be described by an object with dtype, shape and "
-                                                  f"data_offsets, got {_short(info)}")
+                                                  f"data_offsets, got {short_repr(info)}")
     dt, shape, offsets = info["dtype"], info["shape"], info["data_offsets"]
     if not isinstance(dt, str):
-        raise bad("InvalidHeaderDeserialization", f"has dtype {_short(dt)}, not a string")
+        raise bad("InvalidHeaderDeserialization", f"has dtype {short_repr(dt)}, not a string")
     if dt not in NP:
-        raise bad("UnsupportedDtype", f"has dtype {_short(dt)}, which borch_webgpu cannot hold (it reads "
+        raise bad("UnsupportedDtype", f"has dtype {short_repr(dt)}, which borch_webgpu cannot hold (it reads "
                                       f"{', '.join(NP)})")
     if not (isinstance(shape, list) and all(_is_int(d) and d >= 0 for d in shape)):
-        raise bad("TensorInvalidInfo", f"has shape {_short(shape)}; a shape is a list of non-negative integers")
+        raise bad("TensorInvalidInfo", f"has shape {short_repr(shape)}; a shape is a list of non-negative integers")
     if len(shape) > MAX_DIMS:
         raise bad("TensorInvalidInfo", f"has {len(shape)} dimensions; at most {MAX_DIMS} are supported")
     if math.prod(d or 1 for d in shape) * _SIZE[dt] >= 2 ** 63:
-        raise bad("TensorInvalidInfo", f"has shape {_short(shape)}, too large for any array")
+        raise bad("TensorInvalidInfo", f"has shape {short_repr(shape)}, too large for any array")
     if not (isinstance(offsets, list) and len(offsets) == 2 and all(_is_int(o) for o in offsets)
             and 0 <= offsets[0] <= offsets[1]):
-        raise bad("InvalidOffset", f"has data_offsets {_short(offsets)}; they must be two integers "
+        raise bad("InvalidOffset", f"has data_offsets {short_repr(offsets)}; they must be two integers "
                                    "0 <= begin <= end, counted from the start of the data section")
     return dt, shape, offsets[0], offsets[1]
 
 
-def _short(v, n: int = 80) -> str:
+def short_repr(v, n: int = 80) -> str:
     r = repr(v)
     return r if len(r) <= n else r[:n] + "..."
 
@@ -160,7 +160,7 @@ def read_header(data: bytes, file: str = "<bytes>") -> tuple[list, dict, int]:
     meta = {} if meta is None else meta
     if not isinstance(meta, dict) or not all(isinstance(v, str) for v in meta.values()):
         raise SafetensorError("InvalidHeaderDeserialization", file,
-                              f"__metadata__ must map strings to strings, got {_short(meta)}")
+                              f"__metadata__ must map strings to strings, got {short_repr(meta)}")
     entries = [(name, *_entry(name, info, file)) for name, info in header.items()]
     entries.sort(key=lambda e: (e[3], e[4]))
     size, end = len(data) - 8 - n, 0

@@ -30,7 +30,8 @@ from collections import OrderedDict
 import numpy as np
 
 from . import _dtype
-from ._safetensors import MAX_HEADER_BYTES, MAX_JSON_DEPTH, SafetensorError, json_depth, parse_json, read_numpy
+from ._safetensors import (MAX_HEADER_BYTES, MAX_JSON_DEPTH, SafetensorError, json_depth, parse_json, read_numpy,
+                           short_repr)
 from .tensor import Tensor
 
 __all__ = ["save", "load", "save_file", "load_file", "SafetensorError", "MAX_HEADER_BYTES", "MAX_JSON_DEPTH"]
@@ -71,38 +72,33 @@ def _unflatten(spec, tensors: dict, file: str):
         return SafetensorError("InvalidStructure", file, f"the {_STRUCT_KEY!r} metadata {detail}")
 
     if not (isinstance(spec, dict) and len(spec) == 1):
-        raise bad(f"holds {_short(spec)} where a one-key object was expected")
+        raise bad(f"holds {short_repr(spec)} where a one-key object was expected")
     (kind, val), = spec.items()
     if kind == "tensor":
         if not isinstance(val, str) or val not in tensors:
-            raise bad(f"refers to tensor {_short(val)}, which the file does not hold")
+            raise bad(f"refers to tensor {short_repr(val)}, which the file does not hold")
         return tensors[val]
     if kind == "dict":
         if not isinstance(val, list) or not all(isinstance(kv, list) and len(kv) == 2 for kv in val):
-            raise bad(f"holds a dict as {_short(val)}, not a list of [key, value] pairs")
+            raise bad(f"holds a dict as {short_repr(val)}, not a list of [key, value] pairs")
         out = OrderedDict()
         for k, v in val:
             if isinstance(k, dict) and len(k) == 1 and isinstance(k.get("int"), int):
                 k = k["int"]
             elif not isinstance(k, str):
-                raise bad(f"holds a dict key {_short(k)}; keys are strings or {{'int': n}}")
+                raise bad(f"holds a dict key {short_repr(k)}; keys are strings or {{'int': n}}")
             out[k] = _unflatten(v, tensors, file)
         return out
     if kind in ("list", "tuple"):
         if not isinstance(val, list):
-            raise bad(f"holds a {kind} as {_short(val)}, not a list")
+            raise bad(f"holds a {kind} as {short_repr(val)}, not a list")
         items = [_unflatten(v, tensors, file) for v in val]
         return items if kind == "list" else tuple(items)
     if kind == "float" and val in ("inf", "-inf", "nan"):
         return float(val)
     if kind == "value" and (val is None or isinstance(val, (bool, int, float, str))):
         return val
-    raise bad(f"holds {_short(spec)}, which is not a tensor, dict, list, tuple or plain value")
-
-
-def _short(v, n: int = 80) -> str:
-    r = repr(v)
-    return r if len(r) <= n else r[:n] + "..."
+    raise bad(f"holds {short_repr(spec)}, which is not a tensor, dict, list, tuple or plain value")
 
 
 def _encode(tensors: dict, metadata: dict | None) -> bytes:
@@ -162,9 +158,10 @@ def save(obj, f, **kwargs) -> None:
     structure = _flatten(obj, "", tensors)
     plain = isinstance(obj, dict) and all(isinstance(k, str) and isinstance(v, Tensor) for k, v in obj.items())
     meta = None if plain else {_STRUCT_KEY: json.dumps(structure)}
-    if meta and json_depth(meta[_STRUCT_KEY].encode()) > MAX_JSON_DEPTH:
-        raise ValueError(f"save: the object nests {json_depth(meta[_STRUCT_KEY].encode())} JSON levels deep once "
-                         f"stored (about 3 per nested dict); load() reads at most {MAX_JSON_DEPTH}, so flatten it")
+    depth = json_depth(meta[_STRUCT_KEY].encode()) if meta else 0
+    if depth > MAX_JSON_DEPTH:
+        raise ValueError(f"save: the object nests {depth} JSON levels deep once stored (about 3 per nested dict); "
+                         f"load() reads at most {MAX_JSON_DEPTH}, so flatten it")
     data = _encode(tensors, meta)
     if isinstance(f, (str, os.PathLike)):
         with open(f, "wb") as fh:
