@@ -157,3 +157,19 @@ def _register_hook(self, hook):
 
 
 api("register_hook", method=_register_hook)
+
+
+def check_leaf_write(op: str, self: Tensor) -> None:
+    """PyTorch's refusal to write in place into a leaf that requires grad, or a view of one, while grad
+    mode is on (inside ``torch.no_grad()``, as in optimizers and nn.init, the write is allowed)."""
+    if STATE.grad_enabled:
+        _check_leaf(op, self)
+
+
+def _check_leaf(op: str, self: Tensor) -> None:
+    if self.grad_fn is None and self._requires_grad:
+        raise RuntimeError(f"{op}: a leaf Variable that requires grad is being used in an in-place operation.")
+    b = self._base
+    if b is not None and b.grad_fn is None and b._requires_grad:
+        raise RuntimeError(f"{op}: a view of a leaf Variable that requires grad is being used in an in-place "
+                           "operation.")

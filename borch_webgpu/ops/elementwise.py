@@ -134,7 +134,7 @@ def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None, out: 
     if out is not None:
         from .memory import _check_result, assign
         _check_result(op.name, out, _Meta(shape, O))
-        if autograd.graph.needs_grad(*args):
+        if autograd.graph.needs_grad(*args, out):
             raise RuntimeError(f"{op.name}(): functions with out=... arguments don't support automatic "
                                "differentiation, but one of the arguments requires grad.")
         if _direct_ok(out, kargs, dev):

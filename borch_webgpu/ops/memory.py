@@ -5,7 +5,7 @@ from __future__ import annotations
 import weakref
 
 from .. import _dtype, autograd
-from ..autograd.graph import Node, edge_of, needs_grad
+from ..autograd.graph import Node, _check_leaf, check_leaf_write, edge_of, needs_grad  # noqa: F401
 from ..device import backend_for
 from ..tensor import Tensor
 from ._registry import REGISTRY, OpDef, api, register
@@ -95,15 +95,6 @@ def _bshape(a, b):
         return broadcast_shapes(a, b)
     except RuntimeError:
         return a
-
-
-def _check_leaf(op: str, self: Tensor) -> None:
-    if self.grad_fn is None and self._requires_grad:
-        raise RuntimeError(f"{op}: a leaf Variable that requires grad is being used in an in-place operation.")
-    b = self._base
-    if b is not None and b.grad_fn is None and b._requires_grad:
-        raise RuntimeError(f"{op}: a view of a leaf Variable that requires grad is being used in an in-place "
-                           "operation.")
 
 
 def inplace(op: str, fn, self: Tensor, *args, **kwargs) -> Tensor:

@@ -250,10 +250,12 @@ def _take_flat(flat: Tensor, offsets: Tensor) -> Tensor:
 # ---- x[key] = value --------------------------------------------------------------------------------------------
 def setitem(x: Tensor, key, value) -> None:
     """``x[key] = value`` (value: a number or a tensor broadcastable to ``x[key]``)."""
-    from .memory import assign, inplace
+    from .creation import full
+    from .memory import assign, check_leaf_write, inplace
     from .views import expand
     items = _expand_key(x, key)
     v, adv = _basic(x, items)
+    check_leaf_write("__setitem__", v)  # v is x itself when the key selects all of x (":", "...", index tensors)
     if v is x:
         from .views import _alias
         v = _alias(x)
@@ -263,6 +265,9 @@ def setitem(x: Tensor, key, value) -> None:
             if autograd.graph.needs_grad(x, value):
                 inplace("__setitem__", lambda old, val: expand(val.to(v.dtype), v._shape), v, value)
                 return
+        elif autograd.graph.needs_grad(x):  # a number written into part of a graph: its slots get zero gradient
+            inplace("__setitem__", lambda old: full(v._shape, value, dtype=v.dtype, device=v.device), v)
+            return
         assign(v, value)
         return
     _check_adv(v, adv)
@@ -272,7 +277,6 @@ def setitem(x: Tensor, key, value) -> None:
         value = _check_value_shape(value, out_shape)
         vals = expand(value.to(x.dtype), out_shape).contiguous().reshape(-1)
     else:
-        from .creation import full
         vals = full((offs.numel(),), value, dtype=x.dtype, device=x.device)
     if autograd.graph.needs_grad(x, value):
         from ..device.gpu_backend import contiguous_strides
@@ -303,6 +307,8 @@ def index_put(input: Tensor, indices, values: Tensor, accumulate: bool = False) 
 
 
 def index_put_(input: Tensor, indices, values: Tensor, accumulate: bool = False) -> Tensor:
+    from .memory import check_leaf_write
+    check_leaf_write("index_put_", input)
     if not accumulate:
         setitem(input, tuple(indices), values)
         return input

@@ -6,6 +6,7 @@ import builtins
 import math
 
 from .. import autograd
+from ..autograd.graph import check_leaf_write
 from ..tensor import Tensor, _wrap_dim
 from ._registry import OpDef, api, methods, register
 
@@ -519,6 +520,7 @@ def _mT(x):
 def _meta_inplace(name: str, fn):
     """squeeze_, unsqueeze_, t_, transpose_: self takes the view's shape and strides."""
     def method(self, *args, **kwargs):
+        check_leaf_write(name, self)
         v = fn(self, *args, **kwargs)
         self._shape, self._stride, self._offset = v._shape, v._stride, v._offset
         if v.grad_fn is not None:
