@@ -39,6 +39,7 @@ from .ops.random import (Generator, bernoulli, default_generator, get_rng_state,
 from .ops.linalg import addmm, baddbmm, bmm, dot, einsum, ger, matmul, mm, mv, outer
 from .ops.scan_sort import argsort, cumprod, cumsum, msort, sort, topk
 from .ops.unary import selu
+from .ops.compare import allclose, equal, isclose
 from .serialization import load, save
 from ._scope import keep, scope
 from ._log import logged, set_log_sink
