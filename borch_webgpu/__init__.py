@@ -6,6 +6,7 @@ everywhere), with PyTorch's names, signatures and exceptions.
 from ._version import __version__
 from ._dtype import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int,  # noqa: A004
                      int32, int64, long, set_default_dtype)
+from ._dtype import can_cast, finfo, iinfo, promote_types
 from .device import device, get_default_device, set_default_device
 from .tensor import Size, Tensor
 from ._tensor_str import set_printoptions
@@ -19,7 +20,7 @@ from .serialization import load, save
 from ._scope import keep, scope
 from ._log import logged, set_log_sink
 from ._log import log_dispatch as log
-from . import cuda, linalg, nn, utils, webgpu
+from . import cuda, linalg, nn, testing, utils, webgpu
 from . import optim
 from ._compile import compile  # noqa: A004
 from . import _dynamo, compiler

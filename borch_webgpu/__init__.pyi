@@ -12,6 +12,7 @@ from .ops.unary import acos as acos
 from .ops.elementwise import add as add
 from .ops.linalg import addmm as addmm
 from .ops.reduce import all as all
+from .ops.compare import allclose as allclose
 from .ops.reduce import amax as amax
 from .ops.reduce import amin as amin
 from .ops.reduce import any as any
@@ -34,6 +35,7 @@ from .ops.random import bernoulli as bernoulli
 from .ops.linalg import bmm as bmm
 from ._dtype import bool as bool
 from .ops._shapes import broadcast_shapes as broadcast_shapes
+from ._dtype import can_cast as can_cast
 from .ops.shape import cat as cat
 from .ops.unary import ceil as ceil
 from .ops.views import chunk as chunk
@@ -62,11 +64,13 @@ from .ops.creation import empty as empty
 from .ops.creation import empty_like as empty_like
 from .autograd.grad_mode import enable_grad as enable_grad
 from .ops.elementwise import eq as eq
+from .ops.compare import equal as equal
 from .ops.unary import erf as erf
 from .ops.unary import exp as exp
 from .ops.unary import exp2 as exp2
 from .ops.unary import expm1 as expm1
 from .ops.creation import eye as eye
+from ._dtype import finfo as finfo
 from .ops.unary import fix as fix
 from .ops.views import flatten as flatten
 from .ops.shape import flip as flip
@@ -96,6 +100,7 @@ from .ops.elementwise import greater_equal as greater_equal
 from .ops.elementwise import gt as gt
 from ._dtype import half as half
 from .ops.shape import hstack as hstack
+from ._dtype import iinfo as iinfo
 from .ops.indexing import index_add as index_add
 from .ops.subscript import index_put as index_put
 from .ops.indexing import index_select as index_select
@@ -104,8 +109,11 @@ from .ops.random import initial_seed as initial_seed
 from ._dtype import int as int
 from ._dtype import int32 as int32
 from ._dtype import int64 as int64
+from .ops.type_queries import is_floating_point as is_floating_point
 from .autograd.grad_mode import is_grad_enabled as is_grad_enabled
 from .autograd.grad_mode import is_inference_mode_enabled as is_inference_mode_enabled
+from .ops.type_queries import is_tensor as is_tensor
+from .ops.compare import isclose as isclose
 from .ops.unary import isfinite as isfinite
 from .ops.unary import isinf as isinf
 from .ops.unary import isnan as isnan
@@ -166,6 +174,7 @@ from .ops.linalg import outer as outer
 from .ops.views import permute as permute
 from .ops.elementwise import pow as pow
 from .ops.reduce import prod as prod
+from ._dtype import promote_types as promote_types
 from .ops.random import rand as rand
 from .ops.random import rand_like as rand_like
 from .ops.random import randint as randint
@@ -177,6 +186,7 @@ from .ops.unary import reciprocal as reciprocal
 from .ops.unary import relu as relu
 from .ops.elementwise import remainder as remainder
 from .ops.views import reshape as reshape
+from .ops.type_queries import result_type as result_type
 from .ops.shape import roll as roll
 from .ops.unary import round as round
 from .ops.unary import rsqrt as rsqrt
@@ -217,6 +227,7 @@ from .ops.indexing import take as take
 from .ops.unary import tan as tan
 from .ops.unary import tanh as tanh
 from .ops.creation import tensor as tensor
+from . import testing as testing
 from .ops.shape import tile as tile
 from .ops.scan_sort import topk as topk
 from .ops.views import transpose as transpose

@@ -20,7 +20,8 @@ __all__ = ["FUNCTIONS", "OP_MODULES"]
 OP_MODULES = ("autograd.graph", "autograd.engine", "ops.creation", "ops.memory", "ops.views", "ops.elementwise",
               "ops.unary", "ops.reduce", "ops.shape", "ops.indexing", "ops.subscript", "ops.linalg", "ops._einsum",
               "ops.scan_sort",
-              "ops.random", "_tensor_str")
+              "ops.random", "ops.compare", "ops.type_queries",
+              "_tensor_str")
 
 _CORE = frozenset(vars(Tensor))  # what tensor.py itself defines
 

@@ -14,7 +14,8 @@ import builtins
 import numpy as np
 
 __all__ = ["dtype", "float32", "float", "float16", "half", "int32", "int", "int64", "long", "bool",
-           "float64", "double", "get_default_dtype", "set_default_dtype", "result_type_of"]
+           "float64", "double", "get_default_dtype", "set_default_dtype", "result_type_of", "finfo", "iinfo",
+           "promote_types", "can_cast"]
 
 
 class dtype:
@@ -138,3 +139,136 @@ def result_type_of(tensors_dtypes, zero_dim_dtypes=(), scalars=()) -> dtype:
         raise ValueError("result_type: no operands")
     return out
 
+
+# ---- dtype information and promotion queries (torch.finfo, torch.promote_types, ...) ----------------
+def _dtype_arg(fn: str, name: str, pos: int, d) -> dtype:
+    if not isinstance(d, dtype):
+        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be torch.dtype, not {type(d).__name__}")
+    return d
+
+
+class _DefaultDtype:
+    """finfo()'s default: the default dtype (an explicit None is refused, as in PyTorch)."""
+
+    def __repr__(self) -> str:
+        return "torch.get_default_dtype()"
+
+
+_DEFAULT_DTYPE = _DefaultDtype()
+
+
+class finfo:
+    """Machine limits of a floating-point dtype (``torch.finfo``); without an argument, of the
+    default dtype. ``float64`` is described although tensors here cannot hold it.
+
+    Attributes: ``bits``, ``eps`` (1.0's distance to the next float), ``max``, ``min``, ``tiny`` and
+    ``smallest_normal`` (the smallest positive normal number), ``resolution`` (10 ** -decimal digits),
+    ``dtype`` (its name, a ``str``).
+
+    Example::
+
+        >>> torch.finfo(torch.float32).eps
+        1.1920928955078125e-07
+        >>> torch.finfo(torch.float16)
+        finfo(resolution=0.001, min=-65504, max=65504, eps=0.000976562,
+              smallest_normal=6.10352e-05, tiny=6.10352e-05, dtype=float16)
+    """
+
+    __slots__ = ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype")
+
+    def __init__(self, type: dtype = _DEFAULT_DTYPE) -> None:  # noqa: A002 - PyTorch's argument name
+        if type is _DEFAULT_DTYPE:
+            type = get_default_dtype()
+        if type is builtins.float:
+            type = float64
+        elif type is builtins.int:
+            type = int64
+        d = _dtype_arg("finfo", "type", 1, type)
+        if not d.is_floating_point:
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
+                            "'torch.finfo'")
+        info = np.finfo(d.np)
+        self.bits = info.bits
+        self.eps = builtins.float(info.eps)
+        self.max = builtins.float(info.max)
+        self.min = builtins.float(info.min)
+        self.tiny = self.smallest_normal = builtins.float(info.smallest_normal)
+        self.resolution = builtins.float(f"1e-{info.precision}")
+        self.dtype = d.name
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, finfo) and all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment] - unhashable, as PyTorch's
+
+    def __repr__(self) -> str:
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:
+    """Machine limits of an integer dtype (``torch.iinfo``): ``bits``, ``min``, ``max``, ``dtype`` (a ``str``).
+
+    ``int64`` reports PyTorch's 64-bit range; tensors here hold it as int32, so values past
+    int32's range raise ``OverflowError`` when they enter a tensor.
+
+    Example::
+
+        >>> torch.iinfo(torch.int32).max
+        2147483647
+        >>> torch.iinfo(torch.int64)
+        iinfo(min=-9.22337e+18, max=9.22337e+18, dtype=int64)
+    """
+
+    __slots__ = ("bits", "min", "max", "dtype")
+
+    def __init__(self, type: dtype) -> None:  # noqa: A002 - PyTorch's argument name
+        if type is builtins.int:
+            type = int64
+        d = _dtype_arg("iinfo", "type", 1, type)
+        if d.is_floating_point:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
+        if d.name == "bool":
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        info = np.iinfo(d.np)
+        self.bits, self.min, self.max, self.dtype = info.bits, builtins.int(info.min), builtins.int(info.max), d.name
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, iinfo) and all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={builtins.float(self.min):g}, max={builtins.float(self.max):g}, dtype={self.dtype})"
+
+
+def promote_types(type1: dtype, type2: dtype) -> dtype:
+    """The smallest dtype that both ``type1`` and ``type2`` convert to without losing their kind
+    (bool < integers < floats; the wider one within a kind).
+
+    Example::
+
+        >>> torch.promote_types(torch.int32, torch.float16)
+        torch.float16
+        >>> torch.promote_types(torch.bool, torch.int64)
+        torch.int64
+    """
+    a, b = _dtype_arg("promote_types", "type1", 1, type1), _dtype_arg("promote_types", "type2", 2, type2)
+    return a if (a.category, a.rank) >= (b.category, b.rank) else b
+
+
+def can_cast(from_: dtype, to: dtype) -> bool:
+    """Whether PyTorch's type promotion allows casting ``from_`` to ``to``: floats do not go to
+    integers or bool, and nothing but bool goes to bool.
+
+    Example::
+
+        >>> torch.can_cast(torch.int64, torch.float16)
+        True
+        >>> torch.can_cast(torch.float32, torch.int32)
+        False
+    """
+    a, b = _dtype_arg("can_cast", "from_", 1, from_), _dtype_arg("can_cast", "to", 2, to)
+    if a.is_floating_point and not b.is_floating_point:
+        return False
+    return not (b.name == "bool" and a.name != "bool")

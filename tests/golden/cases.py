@@ -287,6 +287,7 @@ REPR_EXPRS = [
 
 # The other op families register themselves into GENERATORS on import (they import the helpers above).
 import cases_binary  # noqa: E402
+import cases_compare  # noqa: E402,F401
 import cases_creation  # noqa: E402,F401
 import cases_linalg  # noqa: E402,F401
 import cases_nn  # noqa: E402,F401

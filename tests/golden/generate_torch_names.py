@@ -56,6 +56,7 @@ NAMESPACES = {
     "torch.optim": "module",
     "torch.optim.lr_scheduler": "module",
     "torch.linalg": "module",
+    "torch.testing": "module",
     "torch.autograd": "module",
     "torch.cuda": "module",
     "torch.utils.data": "module",

@@ -1,0 +1,200 @@
+"""Expressions for torch.testing.assert_close, isclose/allclose/equal's argument checks, and the
+dtype queries (finfo, iinfo, promote_types, result_type, can_cast, ...).
+
+generate_compare.py evaluates each with ``torch`` bound to real PyTorch (``dev`` = "cpu") and
+freezes the value, or the exception's type and message, into compare.json (``np``, ``nan`` and
+``inf`` are bound too); replay_compare.py
+evaluates them with ``torch`` bound to borch_webgpu on a device and compares. ``match`` says how
+much of an exception's message must agree: "exact" (the default), "contains" (PyTorch's message
+is part of ours, which names the op first) or "type" (only the type: PyTorch's argument parser
+writes a long signature list ours does not copy). ``needs="f16"``: skipped where the device has
+no float16.
+"""
+from __future__ import annotations
+
+DTYPES = ("bool", "int32", "int64", "float16", "float32")
+
+
+def T(values: str, dtype: str | None = None, grad: bool = False) -> str:
+    """Source of a tensor on ``dev``."""
+    extra = f", dtype=torch.{dtype}" if dtype else ""
+    return f"torch.tensor({values}{extra}, device=dev{', requires_grad=True' if grad else ''})"
+
+
+AC = "torch.testing.assert_close"
+CASES: list[tuple] = [
+    # ---- assert_close: tensors -----------------------------------------------------------------------------
+    ("close float32", f"{AC}({T('[1.0, 2.0]')}, {T('[1.0, 2.000001]')})"),
+    ("one of three", f"{AC}({T('[1.0, 2.0, 3.0]')}, {T('[1.0, 2.0, 3.1]')})"),
+    ("two of three", f"{AC}({T('[1.0, 4.0, 5.0]')}, {T('[1.0, 2.0, 3.0]')})"),
+    ("2-D index", f"{AC}({T('[[1.0, 2.0, 3.0], [4.0, 5.0, 6.5]]')}, {T('[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]')})"),
+    ("abs and rel at different places", f"{AC}({T('[0.5, 100.0, 3.0]')}, {T('[0.0, 101.0, 3.0]')})"),
+    ("many elements", f"{AC}(torch.arange(1000, dtype=torch.float32, device=dev) * 1.001, "
+                      f"torch.arange(1000, dtype=torch.float32, device=dev))"),
+    ("shape", f"{AC}(torch.ones(2, device=dev), torch.ones(3, device=dev))"),
+    ("shape 2-D", f"{AC}(torch.ones(2, 3, device=dev), torch.ones(3, 2, device=dev))"),
+    ("dtype", f"{AC}(torch.ones(2, device=dev), torch.ones(2, dtype=torch.int64, device=dev))"),
+    ("dtype unchecked, equal", f"{AC}(torch.ones(2, device=dev), torch.ones(2, dtype=torch.int64, device=dev), "
+                               "check_dtype=False)"),
+    ("dtype unchecked, differing", f"{AC}({T('[1.5, 2.0]')}, {T('[1, 2]')}, check_dtype=False)"),
+    ("int64", f"{AC}({T('[1, 2, 3]')}, {T('[1, 2, 4]')})"),
+    ("int32", f"{AC}({T('[10, 20, 30]', 'int32')}, {T('[10, 25, 30]', 'int32')})"),
+    ("int64 against zero", f"{AC}({T('[1, 5, 7]')}, {T('[0, 5, 9]')})"),
+    ("int64 with tolerances", f"{AC}({T('[100, 200]')}, {T('[101, 200]')}, rtol=0.001, atol=0)"),
+    ("bool", f"{AC}({T('[True, False, True]')}, {T('[True, True, True]')})"),
+    ("nan", f"{AC}({T('[1.0, nan]')}, {T('[1.0, nan]')})"),
+    ("nan equal_nan", f"{AC}({T('[1.0, nan]')}, {T('[1.0, nan]')}, equal_nan=True)"),
+    ("nan against a number", f"{AC}({T('[1.0, nan, 2.0]')}, {T('[1.0, 3.0, 2.5]')}, equal_nan=True)"),
+    ("inf equal", f"{AC}({T('[inf, -inf]')}, {T('[inf, -inf]')})"),
+    ("inf sign", f"{AC}({T('[inf, 1.0]')}, {T('[-inf, 1.0]')})"),
+    ("inf against a number", f"{AC}({T('[inf, 1.0]')}, {T('[1.0, 1.0]')})"),
+    ("0-d", f"{AC}({T('1.1')}, {T('1.0')})"),
+    ("0-d nan", f"{AC}({T('nan')}, {T('nan')})"),
+    ("0-d int", f"{AC}({T('3')}, {T('5')})"),
+    ("0-d bool", f"{AC}({T('True')}, {T('False')})"),
+    ("0-d against zero", f"{AC}({T('0.5')}, {T('0.0')})"),
+    ("rtol atol given", f"{AC}({T('[1.0, 2.0]')}, {T('[1.05, 2.0]')}, rtol=0.1, atol=0.0)"),
+    ("rtol atol given, failing", f"{AC}({T('[1.0, 2.0]')}, {T('[1.5, 2.0]')}, rtol=0.1, atol=0.0)"),
+    ("zero tolerances", f"{AC}({T('[1.0, 2.0]')}, {T('[1.0, 2.000001]')}, rtol=0, atol=0)"),
+    ("integer tolerances", f"{AC}({T('[1.0, 5.0]')}, {T('[1.0, 2.0]')}, rtol=1, atol=1)"),
+    ("only rtol", f"{AC}({T('[1.0]')}, {T('[1.0]')}, rtol=0.1)"),
+    ("only atol", f"{AC}({T('[1.0]')}, {T('[1.0]')}, atol=0.1)"),
+    ("msg string", f"{AC}({T('[1.0, 4.0, 5.0]')}, {T('[1.0, 2.0, 3.0]')}, msg='Argh, the tensors are not close!')"),
+    ("msg callable", f"{AC}({T('[1.0, 4.0, 5.0]')}, {T('[1.0, 2.0, 3.0]')}, "
+                     "msg=lambda m: f'Header\\n\\n{m}\\n\\nFooter')"),
+    ("msg on a shape mismatch", f"{AC}(torch.ones(2, device=dev), torch.ones(3, device=dev), msg='custom')"),
+    ("requires_grad", f"{AC}({T('[1.0, 2.0]', grad=True)}, {T('[1.0, 2.5]')})"),
+    ("transposed view", f"{AC}(torch.arange(6.0, device=dev).reshape(2, 3).t(), "
+                        "torch.arange(6.0, device=dev).reshape(2, 3).t().contiguous())"),
+    ("check_stride", f"{AC}(torch.arange(6.0, device=dev).reshape(2, 3).t(), "
+                     "torch.arange(6.0, device=dev).reshape(2, 3).t().contiguous(), check_stride=True)"),
+    ("empty", f"{AC}(torch.ones(0, 3, device=dev), torch.ones(0, 3, device=dev))"),
+    ("Parameter and Tensor", f"{AC}(torch.nn.Parameter(torch.ones(2, device=dev)), torch.ones(2, device=dev))"),
+    ("Parameter and Tensor, no subclasses", f"{AC}(torch.nn.Parameter(torch.ones(2, device=dev)), "
+                                            "torch.ones(2, device=dev), allow_subclasses=False)"),
+    ("tensor and float", f"{AC}({T('1.0')}, 1.0)"),
+    ("tensor and numpy", f"{AC}({T('[1.0]')}, np.array([1.0], dtype=np.float32))"),
+    ("numpy float32", f"{AC}(np.array([1.0, 2.0], dtype=np.float32), np.array([1.0, 2.5], dtype=np.float32))"),
+    ("numpy int64", f"{AC}(np.array([1, 2]), np.array([1, 2]))"),
+    ("float16", f"{AC}({T('[1.0, 2.0]', 'float16')}, {T('[1.0, 2.001]', 'float16')})", {"needs": "f16"}),
+    ("float16 failing", f"{AC}({T('[1.0, 2.0]', 'float16')}, {T('[1.0, 2.01]', 'float16')})", {"needs": "f16"}),
+    ("float16 and float32", f"{AC}({T('[1.0, 2.0]', 'float16')}, {T('[1.0, 2.0005]')}, check_dtype=False)",
+     {"needs": "f16"}),
+    ("float16 and float32, failing", f"{AC}({T('[1.0, 2.0]', 'float16')}, {T('[1.0, 2.01]')}, check_dtype=False)",
+     {"needs": "f16"}),
+    # ---- assert_close: numbers, None, containers ---------------------------------------------------------
+    ("floats close", f"{AC}(1.0, 1.0 + 1e-8)"),
+    ("floats", f"{AC}(1.0, 1.1)"),
+    ("floats equal_nan", f"{AC}(float('nan'), float('nan'), equal_nan=True)"),
+    ("floats nan", f"{AC}(float('nan'), float('nan'))"),
+    ("ints", f"{AC}(1, 2)"),
+    ("float and int", f"{AC}(1.0, 1)"),
+    ("float and int unchecked", f"{AC}(1.0, 1, check_dtype=False)"),
+    ("zero tolerance floats", f"{AC}(1e-9, 1e-10, rtol=0, atol=0)"),
+    ("numpy scalars", f"{AC}(np.float32(1.0), np.float32(1.5))"),
+    ("bools", f"{AC}(True, True)"),
+    ("bools differing", f"{AC}(True, False)"),
+    ("None", f"{AC}(None, None)"),
+    ("None and a number", f"{AC}(None, 1)"),
+    ("strings", f"{AC}('a', 'a')"),
+    ("list and tuple", f"{AC}([{T('[1.0]')}, 2.0], ({T('[1.0]')}, 2.0))"),
+    ("sequence lengths", f"{AC}([1.0, 2.0], [1.0])"),
+    ("sequence item", f"{AC}([{T('[1.0]')}, {T('[2.0, 3.0]')}], [{T('[1.0]')}, {T('[2.0, 3.5]')}])"),
+    ("sequence item, msg callable", f"{AC}([1.0, 2.0], [1.0, 3.0], msg=lambda m: m.upper())"),
+    ("sequence item, msg string", f"{AC}([1.0, 2.0], [1.0, 3.0], msg='nope')"),
+    ("nested mapping", f"{AC}({{'a': {T('[1.0]')}, 'b': [{T('[1.0]')}, {T('[2.0]')}]}}, "
+                       f"{{'b': [{T('[1.0]')}, {T('[2.5]')}], 'a': {T('[1.0]')}}})"),
+    ("mapping keys", f"{AC}({{'a': 1.0, 'b': 2.0}}, {{'a': 1.0, 'c': 2.0}})"),
+    ("mapping equal", f"{AC}({{'w': {T('[1.0, 2.0]')}, 'n': 3}}, {{'n': 3, 'w': {T('[1.0, 2.0]')}}})"),
+    ("Size and tuple", f"{AC}(torch.ones(2, 3, device=dev).shape, (2, 3))"),
+    ("Size and tuple, differing", f"{AC}(torch.ones(2, 3, device=dev).shape, (2, 4))"),
+    # ---- isclose / allclose / equal: argument checks ---------------------------------------------------------
+    ("isclose dtypes", f"torch.isclose({T('[1.0]')}, {T('[1]')})"),
+    ("isclose int dtypes", f"torch.isclose({T('[1]')}, {T('[1]', 'int32')})"),
+    ("isclose bool and float", f"torch.isclose({T('[True]')}, {T('[1.0]')})"),
+    ("isclose number other", f"torch.isclose({T('[1.0]')}, 1.0)"),
+    ("isclose number input", f"torch.isclose(1.0, {T('[1.0]')})"),
+    ("isclose negative rtol", f"torch.isclose({T('[1.0]')}, {T('[1.0]')}, rtol=-1)"),
+    ("isclose negative small rtol", f"torch.isclose({T('[1.0]')}, {T('[1.0]')}, rtol=-1e-10)"),
+    ("isclose negative atol", f"torch.isclose({T('[1.0]')}, {T('[1.0]')}, rtol=0.1, atol=-2)"),
+    ("isclose equal_nan not bool", f"torch.isclose({T('[1.0]')}, {T('[1.0]')}, equal_nan=1)"),
+    ("isclose broadcast", "torch.isclose(torch.ones(2, device=dev), torch.ones(3, device=dev))",
+     {"match": "contains"}),
+    ("isclose values", f"torch.isclose({T('[1.0, 1.0, nan, 0.0]')}, {T('[1.0, 1.00002, nan, 1e-8]')})"),
+    ("isclose grad input", f"torch.isclose({T('[1.0, 2.0]', grad=True)}, {T('[1.0, 2.1]')})"),
+    ("Tensor.isclose", f"{T('[1.0, 2.0]')}.isclose({T('[1.05, 2.5]')}, 0.1, 0.0)"),
+    ("allclose dtypes", f"torch.allclose({T('[1.0]')}, {T('[1]')})"),
+    ("allclose number other", f"torch.allclose({T('[1.0]')}, 1.0)"),
+    ("allclose negative rtol", f"torch.allclose({T('[1.0]')}, {T('[1.0]')}, rtol=-0.5)"),
+    ("allclose broadcast", "torch.allclose(torch.ones(2, device=dev), torch.ones(3, device=dev))",
+     {"match": "contains"}),
+    ("allclose values", f"torch.allclose({T('[1.0, 2.0]')}, {T('[1.0, 2.00001]')})"),
+    ("Tensor.allclose", f"{T('[1.0, 2.0]')}.allclose({T('[1.0, 2.5]')}, 0.1, 0.0)"),
+    ("equal number other", f"torch.equal({T('[1.0]')}, 1.0)"),
+    ("equal number input", f"torch.equal(1.0, {T('[1.0]')})"),
+    ("equal values", f"torch.equal({T('[1.0, 2.0]')}, {T('[1, 2]')})"),
+    ("Tensor.equal", f"{T('[1.0, 2.0]')}.equal({T('[1.0, 2.5]')})"),
+    # ---- dtype information ----------------------------------------------------------------------------------
+    ("finfo()", "repr(torch.finfo())"),
+    ("finfo float", "repr(torch.finfo(float))"),
+    ("finfo int", "torch.finfo(int)"),
+    ("finfo str", "torch.finfo('float32')"),
+    ("finfo None", "torch.finfo(None)"),
+    ("finfo type=", "repr(torch.finfo(type=torch.float16))"),
+    ("finfo equal", "torch.finfo(torch.float32) == torch.finfo(torch.float)"),
+    ("finfo not equal", "torch.finfo(torch.float32) == torch.finfo(torch.float16)"),
+    ("finfo hash", "hash(torch.finfo(torch.float32))", {"match": "type"}),  # a C type's name: 'torch.finfo'
+    ("iinfo int", "repr(torch.iinfo(int))"),
+    ("iinfo str", "torch.iinfo('int32')"),
+    ("iinfo missing", "torch.iinfo()", {"match": "type"}),
+    ("iinfo equal", "torch.iinfo(torch.int32) == torch.iinfo(torch.int)"),
+    ("is_tensor tensor", "torch.is_tensor(torch.ones(1, device=dev))"),
+    ("is_tensor Parameter", "torch.is_tensor(torch.nn.Parameter(torch.ones(1, device=dev)))"),
+    ("is_tensor list", "torch.is_tensor([1.0])"),
+    ("is_tensor number", "torch.is_tensor(1.0)"),
+    ("is_floating_point number", "torch.is_floating_point(1.0)"),
+    ("is_floating_point keyword", "torch.is_floating_point(input=torch.ones(1, device=dev))"),
+    ("promote_types int", "torch.promote_types(1, torch.bool)"),
+    ("promote_types keywords", "torch.promote_types(type1=torch.int64, type2=torch.bool)"),
+    ("can_cast int", "torch.can_cast(1, torch.int32)"),
+    ("can_cast keywords", "torch.can_cast(from_=torch.int64, to=torch.float16)"),
+    ("result_type list", "torch.result_type([1], 2)", {"match": "type"}),
+    ("result_type str", "torch.result_type(torch.ones(1, device=dev), 'a')", {"match": "type"}),
+    ("result_type keywords", "torch.result_type(tensor=torch.ones(1, device=dev), other=2)"),
+]
+
+for _d in ("float16", "float32", "float64"):
+    CASES.append((f"finfo {_d}", f"repr(torch.finfo(torch.{_d}))"))
+    for _attr in ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype"):
+        CASES.append((f"finfo {_d}.{_attr}", f"torch.finfo(torch.{_d}).{_attr}"))
+for _d in ("int32", "int64"):
+    CASES.append((f"iinfo {_d}", f"repr(torch.iinfo(torch.{_d}))"))
+    for _attr in ("bits", "min", "max", "dtype"):
+        CASES.append((f"iinfo {_d}.{_attr}", f"torch.iinfo(torch.{_d}).{_attr}"))
+for _d in ("bool", "int32", "int64"):
+    CASES.append((f"finfo {_d}", f"torch.finfo(torch.{_d})"))
+for _d in ("bool", "float16", "float32"):
+    CASES.append((f"iinfo {_d}", f"torch.iinfo(torch.{_d})"))
+for _a in DTYPES:
+    _opt = {"needs": "f16"} if _a == "float16" else {}
+    CASES.append((f"element_size {_a}", f"torch.ones(2, dtype=torch.{_a}, device=dev).element_size()", _opt))
+    CASES.append((f"is_floating_point {_a}", f"torch.is_floating_point(torch.ones(2, dtype=torch.{_a}, device=dev))",
+                  _opt))
+    CASES.append((f"Tensor.is_floating_point {_a}", f"torch.ones(2, dtype=torch.{_a}, device=dev).is_floating_point()",
+                  _opt))
+    for _b in DTYPES:
+        CASES.append((f"promote_types {_a} {_b}", f"torch.promote_types(torch.{_a}, torch.{_b})"))
+        CASES.append((f"can_cast {_a} {_b}", f"torch.can_cast(torch.{_a}, torch.{_b})"))
+CASES.append(("promote_types float32 float64", "torch.promote_types(torch.float32, torch.float64)"))
+CASES.append(("can_cast float64 float32", "torch.can_cast(torch.float64, torch.float32)"))
+# result_type: dimensioned and 0-d tensors of each dtype against tensors and Python numbers
+_OPERANDS = [(f"{d}[2]", f"torch.ones(2, dtype=torch.{d}, device=dev)") for d in DTYPES if d != "float16"] + \
+            [(f"{d}[]", f"torch.ones((), dtype=torch.{d}, device=dev)") for d in DTYPES if d != "float16"] + \
+            [("True", "True"), ("2", "2"), ("2.5", "2.5")]
+for _na, _a in _OPERANDS:
+    for _nb, _b in _OPERANDS:
+        CASES.append((f"result_type {_na} {_nb}", f"torch.result_type({_a}, {_b})"))
+CASES.append(("result_type float16[2] 2.5", "torch.result_type(torch.ones(2, dtype=torch.float16, device=dev), 2.5)",
+              {"needs": "f16"}))
+CASES.append(("result_type float16[] int64[2]", "torch.result_type(torch.ones((), dtype=torch.float16, device=dev), "
+              "torch.ones(2, dtype=torch.int64, device=dev))", {"needs": "f16"}))
