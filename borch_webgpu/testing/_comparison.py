@@ -141,6 +141,10 @@ class _NumberPair(_Pair):
             raise _Unsupported
         actual, expected = (x.item() if isinstance(x, np.number) else x for x in (actual, expected))
         super().__init__(actual, expected, id)
+        for x in (actual, expected):
+            if type(x) not in _NUMBER_DTYPE:  # a bool against a number: PyTorch fails inside NumberPair too
+                raise RuntimeError(f"assert_close: cannot compare {type(actual).__name__}(): {actual!r} with "
+                                   f"{type(expected).__name__}(): {expected!r} (a bool is compared only with a bool)")
         self.rtol, self.atol = _tolerances([_NUMBER_DTYPE[type(x)] for x in (actual, expected)], rtol, atol, id)
         self.equal_nan, self.check_dtype = equal_nan, check_dtype
 

@@ -34,3 +34,11 @@ def test_assert_close_is_reachable_as_torch_testing():
     from borch_webgpu.testing import assert_close
     assert torch.testing.assert_close is assert_close
     assert torch.Tensor.isclose.__name__ == "isclose" and torch.Tensor.equal.__name__ == "equal"
+
+
+def test_assert_close_bool_against_number_raises_runtime_error():
+    # torch 2.13: RuntimeError "Originating a NumberPair() at item  with bool(): True and int(): 1 ..."
+    import borch_webgpu as torch
+    for a, b in ((True, 1), (1, True), (1.0, True)):
+        with pytest.raises(RuntimeError, match="bool"):
+            torch.testing.assert_close(a, b)
