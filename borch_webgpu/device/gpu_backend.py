@@ -2,6 +2,7 @@
 families (elementwise, reduce) that ops are dispatched to."""
 from __future__ import annotations
 
+import functools
 
 import numpy as np
 
@@ -32,6 +33,11 @@ class GPUStorage:
 
 
 def contiguous_strides(shape) -> tuple[int, ...]:
+    return _contiguous(tuple(shape))
+
+
+@functools.lru_cache(maxsize=4096)
+def _contiguous(shape: tuple[int, ...]) -> tuple[int, ...]:
     st, acc = [], 1
     for s in reversed(shape):
         st.append(acc)
@@ -39,8 +45,10 @@ def contiguous_strides(shape) -> tuple[int, ...]:
     return tuple(reversed(st))
 
 
-def broadcast_strides(t, shape) -> list[int]:
+def broadcast_strides(t, shape):
     """t's strides seen in the broadcast output shape (0 on broadcast dims)."""
+    if t._shape == shape:
+        return t._stride
     pad = len(shape) - len(t._shape)
     out = [0] * pad
     for s, st, o in zip(t._shape, t._stride, shape[pad:]):

@@ -58,10 +58,10 @@ def _check_features(name: str, t, n: int) -> None:
 
 
 def _update(running: Tensor, batch: Tensor, momentum: float) -> None:
-    """running = momentum * batch + (1 - momentum) * running, in place (PyTorch's order of terms)."""
-    from .memory import assign
+    """running = (1 - momentum) * running + momentum * batch, in place: two kernels (the second,
+    add with alpha, writes ``running`` directly)."""
     with autograd.no_grad():
-        assign(running, batch.detach().reshape(running.shape) * momentum + running * (1.0 - momentum))
+        (running * (1.0 - momentum)).add(batch.detach().reshape(running.shape), alpha=momentum, out=running)
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None,

@@ -34,8 +34,23 @@ def _py_scalar(x):
     raise TypeError(f"unsupported scalar type {type(x).__name__}")
 
 
+_PLAIN = (builtins.float, builtins.int, builtins.bool)
+
+
 def operands(op: str, args):
     """Validate operands (tensors or Python numbers); returns (normalised args, device)."""
+    dev = None
+    for x in args:  # the common case, checked cheaply: tensors on one device and plain Python numbers
+        if isinstance(x, Tensor):
+            if dev is None:
+                dev = x._device
+            elif x._device is not dev and x._device != dev:
+                break
+        elif type(x) not in _PLAIN:
+            break
+    else:
+        if dev is not None:
+            return list(args), dev
     ts = [x for x in args if isinstance(x, Tensor)]
     if not ts:
         raise TypeError(f"{op}(): expected at least one Tensor argument")
@@ -64,9 +79,14 @@ def operands(op: str, args):
 
 
 def promote(args) -> _dtype.dtype:
-    dims = [x.dtype for x in args if isinstance(x, Tensor) and x.dim() > 0]
-    zero = [x.dtype for x in args if isinstance(x, Tensor) and x.dim() == 0]
-    scal = [x for x in args if not isinstance(x, Tensor)]
+    dims, zero, scal = [], [], []
+    for x in args:
+        if isinstance(x, Tensor):
+            (dims if x._shape else zero).append(x.dtype)
+        else:
+            scal.append(x)
+    if not zero and not scal and len(dims) > 1 and all(d is dims[0] for d in dims):
+        return dims[0]
     return _dtype.result_type_of(dims, zero, scal)
 
 
@@ -118,7 +138,8 @@ def _grad_name(op: OpDef) -> str:
     return op.extra.get("grad_name") or "".join(p.capitalize() for p in op.name.split("_")) + "Backward0"
 
 
-def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None, out: Tensor | None = None) -> Tensor:
+def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None, out: Tensor | None = None,
+       grad_name: str | None = None) -> Tensor:
     """Run elementwise op ``op`` on tensors/scalars with broadcasting, promotion and autograd.
 
     ``out``: write the result into this tensor (``out=`` arguments and in-place ops); the kernel
@@ -147,7 +168,7 @@ def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None, out: 
     storage = backend_for(dev).elementwise(op, kargs, C, R, shape, O, params=params, wgsl=wgsl)
     res = Tensor._make(storage, shape, O, dev)
     if op.backward is not None and O.is_floating_point:
-        autograd.record(_grad_name(op), args, [res], lambda g: op.backward(g, *args, res, *params),
+        autograd.record(grad_name or _grad_name(op), args, [res], lambda g: op.backward(g, *args, res, *params),
                         [a for a in args if isinstance(a, Tensor)] + ([res] if op.extra.get("saves_out") else []))
     return res
 
@@ -267,28 +288,42 @@ def _check_int_zero(op: str, b, C) -> None:
         raise RuntimeError(f"{op}: ZeroDivisionError (integer division by zero)")
 
 
-def _alpha(other, alpha, op, input=None):
+def _check_alpha(other, alpha, input) -> None:
     if isinstance(alpha, builtins.float):
         ints = [x for x in (input, other) if isinstance(x, Tensor)]
         if ints and all(not t.dtype.is_floating_point for t in ints) and not any(
                 isinstance(x, builtins.float) for x in (input, other)):
             raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+
+
+# input + c * other in one kernel: add/sub with alpha (SGD's p.add_(grad, alpha=-lr), Adam's updates)
+ADD_SCALED = register(OpDef("_add_scaled", "ternary", ("ops_binary.wgsl", "add_scaled"), lambda a, b, c: a + c * b,
+                            tol=(1e-6, 1e-6), backward=lambda g, a, b, c, out: (
+                                _tg(g, a), _tg(g * c, b) if isinstance(b, Tensor) else None, None),
+                            extra={"golden": "add", "grad_name": "AddBackward0"}))
+
+
+def _scaled(op: OpDef, name: str, input, other, alpha, out):
     if alpha == 1 and not isinstance(alpha, Dyn):
-        return other
-    if isinstance(other, Tensor):
-        return mul(other, alpha)
-    return other * alpha
+        return ew(op, input, other, out=out)
+    if not isinstance(other, Tensor):
+        return ew(op, input, other * alpha, out=out)
+    if name == "sub":
+        alpha = -alpha
+    return ew(ADD_SCALED, input, other, alpha, out=out, grad_name=_grad_name(op))
 
 
 def add(input, other, *, alpha=1, out=None) -> Tensor:
     """``input + alpha * other``, broadcasting; either side may be a Python scalar."""
-    return ew(ADD, input, _alpha(other, alpha, "add", input), out=out)
+    _check_alpha(other, alpha, input)
+    return _scaled(ADD, "add", input, other, alpha, out)
 
 
 def sub(input, other, *, alpha=1, out=None) -> Tensor:
     """``input - alpha * other``, broadcasting; either side may be a Python scalar."""
     _no_bool_sub(input, other)
-    return ew(SUB, input, _alpha(other, alpha, "sub", input), out=out)
+    _check_alpha(other, alpha, input)
+    return _scaled(SUB, "sub", input, other, alpha, out)
 
 
 def _is_bool(x) -> bool:

@@ -142,6 +142,10 @@ fn op(a: C, b: C) -> R { return R(nonzero(a) != nonzero(b)); }
 //@op where
 fn op(c: C, a: C, b: C) -> R { return select(b, a, nonzero(c)); }
 
+//@op add_scaled
+// a + c * b: add / sub with alpha (c the scalar alpha, -alpha for sub) in one pass
+fn op(a: C, b: C, c: C) -> R { return a + c * b; }
+
 //@op lerp
 fn op(a: C, b: C, w: C) -> R {
   if (abs(w) < 0.5f) { return a + w * (b - a); }
