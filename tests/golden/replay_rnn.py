@@ -1,5 +1,6 @@
 """Replay rnn.json (PyTorch's answers, tests/golden/generate_rnn.py) on borch_webgpu:
-``python replay_rnn.py [--device cpu|webgpu] [id ...]``; in the browser through the runner with
+``python replay_rnn.py [--device cpu|webgpu] [numeric case id ...]`` (all numeric cases when none are
+named; the errors, warnings, reprs, names and attributes always); in the browser through the runner with
 ``--mount tests/golden``. Each NUMERIC case loads PyTorch's weights with ``load_state_dict(strict=True)``,
 runs the same code on the same inputs and compares the outputs and the gradients of inputs and
 parameters; then the errors, warnings, reprs, registered names and attributes. Prints one line per
@@ -49,7 +50,8 @@ def _close(name: str, got, want: dict | None) -> str | None:
         bad = ~np.isclose(a, b, rtol=RTOL, atol=ATOL)
         if bad.any():
             i = tuple(int(j) for j in np.argwhere(bad)[0])
-            return f"{name}: {int(bad.sum())} of {a.size} differ; at {list(i)} got {float(a[i])!r}, PyTorch {float(b[i])!r}"
+            return (f"{name}: {int(bad.sum())} of {a.size} differ; at {list(i)} got {float(a[i])!r}, "
+                    f"PyTorch {float(b[i])!r}")
         return None
     return None if np.array_equal(a, b) else f"{name}: got {a.tolist()}, PyTorch {b.tolist()}"
 
@@ -135,8 +137,13 @@ def check_meta(kind: str, entry: list) -> str | None:
     ns = namespace(bw)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if kind == "reprs":
-            got = repr(eval(entry[0], dict(ns)))  # noqa: S307
+        if kind == "reprs":  # with PyTorch's default device: a tensor's repr names any other device
+            default = bw.get_default_device()
+            bw.set_default_device("cpu")
+            try:
+                got = repr(eval(entry[0], dict(ns)))  # noqa: S307
+            finally:
+                bw.set_default_device(default)
             want = entry[1]
         elif kind == "structure":
             got, want = json.loads(json.dumps(_structure(eval(entry[0], dict(ns))))), entry[1]  # noqa: S307
@@ -172,14 +179,13 @@ def main(argv=None) -> int:
                 report(case["id"], check_numeric(case, specs[case["id"]], device))
             except Exception as e:  # noqa: BLE001 - one broken case must not hide the others
                 report(case["id"], f"raised {type(e).__name__}: {e}")
-    if not ns.ids:
-        for e in gold["errors"]:
-            report(f"error {e[0]}", check_error(e))
-        for w in gold["warnings"]:
-            report(f"warning {w[0]}", check_warning(w))
-        for kind in ("reprs", "structure", "attributes"):
-            for entry in gold[kind]:
-                report(f"{kind} {entry[0]}", check_meta(kind, entry))
+    for e in gold["errors"]:
+        report(f"error {e[0]}", check_error(e))
+    for w in gold["warnings"]:
+        report(f"warning {w[0]}", check_warning(w))
+    for kind in ("reprs", "structure", "attributes"):
+        for entry in gold[kind]:
+            report(f"{kind} {entry[0]}", check_meta(kind, entry))
     print(f"rnn: {passed} passed, {failed} failed [device {device}]")
     return 1 if failed else 0
 

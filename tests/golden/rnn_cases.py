@@ -11,7 +11,9 @@ are compared. options["train"]=False runs ``m.eval()`` first.
 ERRORS: (name, code[, match]): the code must raise; its type and message are recorded. ``match`` is
 "exact" (default) or "type" (our message is clearer than PyTorch's, which comes from an index check
 deep inside: only the type must agree). WARNINGS: (name, code): the category and text of the one
-warning it gives. REPRS and STRUCTURE: constructor expressions whose repr() / registered names must agree.
+warning it gives. REPRS and STRUCTURE: constructor expressions whose repr() / registered names must agree (reprs are
+taken with the cpu as the default device: a tensor's repr names its device when it is not the default).
+Lengths are cpu tensors, as PyTorch requires.
 """
 from __future__ import annotations
 
@@ -84,7 +86,8 @@ NUMERIC: list[tuple] = [
     ("pad_sequence broadcasts trailing dims", None, {"xs": [[2, 3], [3, 1]]}, "out = R.pad_sequence(xs)",
      {"grad": ["xs"]}),
     ("pack_padded_sequence batch_first unsorted", None, {"x": [3, 4, 2]},
-     "out = R.pack_padded_sequence(x, torch.tensor([2, 4, 1]), batch_first=True, enforce_sorted=False)",
+     "out = R.pack_padded_sequence(x, torch.tensor([2, 4, 1], device='cpu'), batch_first=True, "
+     "enforce_sorted=False)",
      {"grad": ["x"]}),
     ("pack and pad round trip", None, {"x": [4, 3, 2]},
      "p = R.pack_padded_sequence(x, [4, 2, 2])\nout = (p, R.pad_packed_sequence(p, padding_value=7.0, "
@@ -94,9 +97,17 @@ NUMERIC: list[tuple] = [
     ("unpack_sequence", None, {"xs": [[1, 2], [3, 2], [2, 2]]},
      "out = R.unpack_sequence(R.pack_sequence(xs, enforce_sorted=False))", {"grad": ["xs"]}),
     ("unpad_sequence batch_first", None, {"x": [3, 4, 2]},
-     "out = R.unpad_sequence(x, torch.tensor([4, 1, 3]), batch_first=True)", {"grad": ["x"]}),
+     "out = R.unpad_sequence(x, torch.tensor([4, 1, 3], device='cpu'), batch_first=True)", {"grad": ["x"]}),
     ("invert_permutation", None, {}, "out = R.invert_permutation(torch.tensor([3, 0, 2, 1]))", {}),
 ]
+
+# the cases tests/browser/test_rnn_webgpu.py replays on WebGPU (every feature once; CI time is short)
+ON_WEBGPU = ["RNN relu 2 layers no bias", "RNN bidirectional batch_first", "LSTM proj_size 2 layers batch_first",
+             "LSTM unbatched 2 layers", "GRU bidirectional batch_first no bias", "GRU dropout 1.0 training",
+             "LSTM packed unsorted bidirectional 2 layers", "GRU packed batch_first with h0",
+             "RNN pack_sequence sorted", "RNNCell tanh", "LSTMCell through time", "GRUCell",
+             "pad_sequence batch_first left padding_value", "pack_padded_sequence batch_first unsorted",
+             "pack and pad round trip", "unpack_sequence"]
 
 ERRORS: list[tuple] = [
     # wrong input for the layers
@@ -160,7 +171,8 @@ ERRORS: list[tuple] = [
     ("pack_padded_sequence lengths count", "R.pack_padded_sequence(torch.ones(3, 2, 4), [3, 2, 1])"),
     ("pack_padded_sequence zero length", "R.pack_padded_sequence(torch.ones(3, 2, 4), [3, 0])"),
     ("pack_padded_sequence unsorted", "R.pack_padded_sequence(torch.ones(3, 2, 4), [1, 2])"),
-    ("pack_padded_sequence 2-D lengths", "R.pack_padded_sequence(torch.ones(3, 2, 4), torch.tensor([[1, 2]]))"),
+    ("pack_padded_sequence 2-D lengths",
+     "R.pack_padded_sequence(torch.ones(3, 2, 4), torch.tensor([[1, 2]], device='cpu'))"),
     ("pack_padded_sequence empty", "R.pack_padded_sequence(torch.ones(0, 2, 4), [1, 1])"),
     ("pad_packed_sequence total_length",
      "R.pad_packed_sequence(R.pack_sequence([torch.ones(3, 2), torch.ones(1, 2)]), total_length=2)"),
