@@ -8,6 +8,7 @@ import numpy as np
 
 from . import kernels
 from .capture import f32_word
+from .layouts import EW, RED
 from .webgpu import WG, groups_for, runtime
 
 MAX_RANK = 12
@@ -135,7 +136,7 @@ class GPUBackend:
     def elementwise(self, op, operands, C, R, shape, out_dtype=None, params=(), out=None, wgsl=None) -> GPUStorage:
         """Run an elementwise op: compute in C, the op returns R, the result is stored as out_dtype (R).
 
-        params: up to three op parameters (floats, read in WGSL with pf(9u)...). out: a tensor view to
+        params: up to three op parameters (floats, read in WGSL with u_param(j)). out: a tensor view to
         write into instead of a new contiguous storage (an in-place op or an assignment)."""
         O = out_dtype or R
         numel = 1
@@ -183,16 +184,9 @@ class GPUBackend:
             rank = len(shp)
             if rank > MAX_RANK:
                 raise NotImplementedError(f"{op.name}: tensors with more than {MAX_RANK} non-mergeable dims")
-        words = [0] * 60
-        words[0], words[1], words[2] = numel, rank, out_off
-        words[3:6] = offsets
-        words[6:9] = scalars
-        for j, p in enumerate(params):
-            words[9 + j] = f32_bits(p) if isinstance(p, float) else int(p) & 0xFFFFFFFF
-        words[12:12 + rank] = shp
-        for (k, _), st in zip(strided, sts):
-            # negative strides (internal flip views) wrap around in the kernel's u32 arithmetic
-            words[24 + 12 * k:24 + 12 * k + rank] = [s & 0xFFFFFFFF for s in st]
+        # negative strides (internal flip views) wrap around in the kernel's u32 arithmetic
+        words = EW.pack(numel=numel, rank=rank, out_offset=out_off, offset=offsets, scalar=scalars, param=params,
+                        shape=shp, stride={k: st for (k, _), st in zip(strided, sts)})
         kinds_t, types_t = tuple(kinds), tuple(types)
         ob = O.name == "bool" and R.name != "bool"
         file, block = wgsl or op.wgsl
@@ -204,7 +198,7 @@ class GPUBackend:
         return storage
 
     def reduce(self, op, x, dims: tuple[int, ...], out_shape, C, R, params=(), wgsl=None) -> GPUStorage:
-        """Reduce x over dims: compute in C, result R; params are read in WGSL with pf(8u)..."""
+        """Reduce x over dims: compute in C, result R; params are read in WGSL with u_param(j)."""
         kept = [d for d in range(len(x._shape)) if d not in dims]
         M = 1
         for d in kept:
@@ -219,14 +213,9 @@ class GPUBackend:
         rshape, (rstr,) = coalesce([x._shape[d] for d in dims], [[x._stride[d] for d in dims]])
         if len(kshape) > MAX_RANK or len(rshape) > MAX_RANK:
             raise NotImplementedError(f"{op.name}: tensors with more than {MAX_RANK} non-mergeable dims")
-        words = [0] * 60
-        words[0], words[1], words[2], words[3], words[4], words[5] = M, K, len(kshape), len(rshape), x._offset, 0
-        words[12:12 + len(kshape)] = kshape
-        words[24:24 + len(kstr)] = kstr
-        words[36:36 + len(rshape)] = rshape
-        words[48:48 + len(rstr)] = rstr
-        for j, p in enumerate(params):
-            words[8 + j] = f32_bits(p)
+        words = RED.pack(rows=M, red_len=K, kept_rank=len(kshape), red_rank=len(rshape), in_offset=x._offset,
+                         param=[float(p) if not isinstance(p, float) else p for p in params],
+                         kept_shape=kshape, kept_stride=kstr, red_shape=rshape, red_stride=rstr)
         in_t, (file, block) = x.dtype.wgsl, (wgsl or op.wgsl)
 
         def pipe(mode, in_type):
@@ -242,7 +231,7 @@ class GPUBackend:
             G = min(1024, groups_for(K, 4 * WG))
             chunk = groups_for(K, G)
             G = groups_for(K, chunk)
-            words[6], words[7] = chunk, G
+            words[RED.index("chunk")], words[RED.index("groups")] = chunk, G
             part = GPUStorage(self.rt, M * G * 4 * op.state_words)
             self.rt.dispatch(pipe(2, in_t), (part.bid, x._storage.bid), words, M * G)
             self.rt.dispatch(pipe(3, "S"), (out.bid, part.bid), words, M)

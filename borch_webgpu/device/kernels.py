@@ -9,6 +9,8 @@ import functools
 import re
 from importlib import resources
 
+from .layouts import EW, RED
+
 _BLOCK = re.compile(r"^//@(op|mode) (\S+)\s*$", re.M)
 
 
@@ -64,13 +66,13 @@ def elementwise_source(file: str, op: str, C: str, R: str, out_t: str, out_bool:
     for k, (kind, t) in enumerate(zip(kinds, in_types)):
         if kind == "v":
             bits = {"f32": "f32", "f16": "f32", "i32": "i32", "u32": "u32"}[C]
-            loads.append(f"fn load{k}(i: u32) -> C {{ return C(bitcast<{bits}>(pu({6 + k}u))); }}")
+            loads.append(f"fn load{k}(i: u32) -> C {{ return C(bitcast<{bits}>(u_scalar({k}u))); }}")
         elif kind == "o":  # the output itself (in place): read the element about to be written
-            loads.append(f"fn load{k}(i: u32) -> C {{ return C(out[{'strided(i, 2u)' if strided_out else 'pu(2u) + i'}]); }}")
+            loads.append(f"fn load{k}(i: u32) -> C {{ return C(out[{'strided(i, 2u)' if strided_out else 'u_out_offset() + i'}]); }}")
         else:
             buffers.append(f"@group(0) @binding({binding}) var<storage, read> in{k}: array<{t}>;")
             binding += 1
-            idx = f"pu({3 + k}u) + i" if kind == "c" else f"strided(i, {k}u)"
+            idx = f"u_offset({k}u) + i" if kind == "c" else f"strided(i, {k}u)"
             loads.append(f"fn load{k}(i: u32) -> C {{ return C(in{k}[{idx}]); }}")
         args.append(f"load{k}(i)")
     call = f"op({', '.join(args)})"
@@ -83,7 +85,7 @@ def elementwise_source(file: str, op: str, C: str, R: str, out_t: str, out_bool:
         store = call if out_t == R else f"{out_t}({call})"
     return fill(wgsl_file("elementwise.wgsl"), C=C, R=R, RS=out_t, BUFFERS="\n".join(buffers),
                 LOADS="\n".join(loads), COMMON=common(C), OP=op_block(file, op), STORE=store,
-                OUT_INDEX="strided(i, 2u)" if strided_out else "pu(2u) + i")
+                OUT_INDEX="strided(i, 2u)" if strided_out else "u_out_offset() + i", UNIFORMS=EW.wgsl())
 
 
 def reduce_source(file: str, op: str, C: str, R: str, in_t: str, out_t: str, mode: int) -> str:
@@ -93,6 +95,6 @@ def reduce_source(file: str, op: str, C: str, R: str, in_t: str, out_t: str, mod
     else:
         in_decl, load_fn = in_t, "fn load(base: u32, j: u32) -> C { return C(x[base + red_off(j)]); }"
     out_decl = "S" if mode == 2 else out_t
-    return fill(head + modes[str(mode)], C=C, R=R, COMMON=common(C), OP=op_block(file, op),
+    return fill(head + modes[str(mode)], C=C, R=R, COMMON=common(C), OP=op_block(file, op), UNIFORMS=RED.wgsl(),
                 OUT_T=out_decl, IN_T=in_decl,
                 LOAD_FN=load_fn, OUT_CAST=out_t)

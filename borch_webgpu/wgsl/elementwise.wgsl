@@ -4,13 +4,10 @@
 // borch_webgpu/device/kernels.py fills the double-brace slots; the op itself is a function `op`
 // taken from one of the ops_*.wgsl files.
 //
-// Uniform words: 0 n, 1 rank, 2 out offset, 3..5 operand offsets, 6..8 scalar bits,
-// 9..11 op parameters (pf), 12..23 shape (outermost first), 24..35 / 36..47 / 48..59 operand strides.
-// A strided output (writes into a view) uses operand slot 2: offset word 5, strides 48..59.
-@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 16>;
-fn pu(i: u32) -> u32 { return P[i >> 2u][i & 3u]; }
-fn pf(i: u32) -> f32 { return bitcast<f32>(pu(i)); }
-
+// The uniform block is device/layouts.py's EW: u_numel(), u_rank(), u_out_offset(), u_offset(k),
+// u_scalar(k), u_param(j), u_shape(d), u_stride(k, d). A strided output (writes into a view) uses
+// operand slot 2: u_offset(2u), u_stride(2u, d).
+{{UNIFORMS}}
 alias C = {{C}};
 alias R = {{R}};
 
@@ -19,13 +16,13 @@ alias R = {{R}};
 
 fn strided(i: u32, k: u32) -> u32 {
   var rem = i;
-  var idx = pu(3u + k);
-  var d = pu(1u);
+  var idx = u_offset(k);
+  var d = u_rank();
   loop {
     if (d == 0u) { break; }
     d -= 1u;
-    let size = pu(12u + d);
-    idx += (rem % size) * pu(24u + 12u * k + d);
+    let size = u_shape(d);
+    idx += (rem % size) * u_stride(k, d);
     rem = rem / size;
   }
   return idx;
@@ -41,6 +38,6 @@ fn strided(i: u32, k: u32) -> u32 {
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
   let i = (wg.y * nwg.x + wg.x) * 256u + li;
-  if (i >= pu(0u)) { return; }
+  if (i >= u_numel()) { return; }
   out[{{OUT_INDEX}}] = {{STORE}};
 }

@@ -1,6 +1,6 @@
 // Reductions. Each //@op block defines the running state S and
 // r_init() -> S, r_step(acc, x: C, j) -> S, r_merge(a, b) -> S, r_final(acc, K) -> R.
-// Op scalars are read with pf(8u)...; c_lowest()/c_highest() are C's extremes.
+// Op scalars are read with u_param(0u)...; c_lowest()/c_highest() are C's extremes.
 
 //@op sum
 alias S = C;
@@ -92,7 +92,7 @@ fn r_merge(a: S, b: S) -> S { return a | b; }
 fn r_final(a: S, k: u32) -> R { return R(a); }
 
 //@op var
-// Welford's running (count, mean, M2), merged with Chan's formula; pf(8u) is the correction
+// Welford's running (count, mean, M2), merged with Chan's formula; u_param(0u) is the correction
 struct S { n: f32, mean: f32, m2: f32 }
 fn r_init() -> S { return S(0.0f, 0.0f, 0.0f); }
 fn r_step(a: S, x: C, j: u32) -> S {
@@ -109,7 +109,7 @@ fn r_merge(a: S, b: S) -> S {
   return S(n, a.mean + d * (b.n / n), a.m2 + b.m2 + d * d * (a.n * b.n / n));
 }
 fn r_final(a: S, k: u32) -> R {
-  let dof = a.n - pf(8u);
+  let dof = a.n - u_param(0u);
   if (dof <= 0.0f) { return select(f32_nan(), f32_inf(), a.m2 > 0.0f); }
   return R(a.m2 / dof);
 }
@@ -131,7 +131,7 @@ fn r_merge(a: S, b: S) -> S {
   return S(n, a.mean + d * (b.n / n), a.m2 + b.m2 + d * d * (a.n * b.n / n));
 }
 fn r_final(a: S, k: u32) -> R {
-  let dof = a.n - pf(8u);
+  let dof = a.n - u_param(0u);
   if (dof <= 0.0f) { return select(f32_nan(), f32_inf(), a.m2 > 0.0f); }
   return R(sqrt(a.m2 / dof));
 }
@@ -200,6 +200,6 @@ fn r_final(a: S, k: u32) -> R { return R(a); }
 //@op normp
 alias S = C;
 fn r_init() -> S { return S(0); }
-fn r_step(a: S, x: C, j: u32) -> S { return a + pow_f(abs(x), pf(8u)); }
+fn r_step(a: S, x: C, j: u32) -> S { return a + pow_f(abs(x), u_param(0u)); }
 fn r_merge(a: S, b: S) -> S { return a + b; }
-fn r_final(a: S, k: u32) -> R { return R(pow_f(a, 1.0f / pf(8u))); }
+fn r_final(a: S, k: u32) -> R { return R(pow_f(a, 1.0f / u_param(0u))); }

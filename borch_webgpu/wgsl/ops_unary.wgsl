@@ -1,5 +1,5 @@
 // Unary elementwise ops. Each //@op block defines `fn op(a: C) -> R`; op parameters are read with
-// pf(9u), pf(10u), pf(11u). Special values are handled explicitly: WGSL leaves builtins undefined
+// u_param(0u), u_param(1u), u_param(2u). Special values are handled explicitly: WGSL leaves builtins undefined
 // (or imprecise) outside their domain, and PyTorch defines the result there.
 
 //@op copy
@@ -144,7 +144,7 @@ fn op(a: C) -> R { return round(a); }
 
 //@op round_decimals
 fn op(a: C) -> R {
-  let s = pf(9u);
+  let s = u_param(0u);
   if (!is_finite(a)) { return a; }
   return round(a * s) / s;
 }
@@ -172,9 +172,9 @@ fn op(a: C) -> R { return R(!nonzero(a)); }
 
 //@op nan_to_num
 fn op(a: C) -> R {
-  if (is_nan(a)) { return pf(9u); }
-  if (a == f32_inf()) { return pf(10u); }
-  if (a == -f32_inf()) { return pf(11u); }
+  if (is_nan(a)) { return u_param(0u); }
+  if (a == f32_inf()) { return u_param(1u); }
+  if (a == -f32_inf()) { return u_param(2u); }
   return a;
 }
 
@@ -187,14 +187,14 @@ fn op(a: C) -> R {
 //@op hardtanh
 fn op(a: C) -> R {
   if (is_nan(f32(a))) { return a; }
-  return min(max(a, C(pf(9u))), C(pf(10u)));
+  return min(max(a, C(u_param(0u))), C(u_param(1u)));
 }
 
 //@op leaky_relu
-fn op(a: C) -> R { return select(a, a * pf(9u), a < 0.0f); }
+fn op(a: C) -> R { return select(a, a * u_param(0u), a < 0.0f); }
 
 //@op elu
-fn op(a: C) -> R { return select(a, pf(9u) * expm1_f(a), a <= 0.0f); }
+fn op(a: C) -> R { return select(a, u_param(0u) * expm1_f(a), a <= 0.0f); }
 
 //@op selu
 fn op(a: C) -> R {
@@ -217,7 +217,7 @@ fn op(a: C) -> R { return a * sigmoid_f(a); }
 fn op(a: C) -> R { return a * tanh_f(softplus_f(a, 1.0f, 20.0f)); }
 
 //@op softplus
-fn op(a: C) -> R { return softplus_f(a, pf(9u), pf(10u)); }
+fn op(a: C) -> R { return softplus_f(a, u_param(0u), u_param(1u)); }
 
 //@op hardswish
 fn op(a: C) -> R {
@@ -236,13 +236,13 @@ fn op(a: C) -> R {
 fn op(a: C) -> R { return bitcast<f32>(bitcast<u32>(a) & 0x7f800000u); }
 
 //@op pow_scalar
-// a ** pf(9u)
-fn op(a: C) -> R { return pow_f(a, pf(9u)); }
+// a ** u_param(0u)
+fn op(a: C) -> R { return pow_f(a, u_param(0u)); }
 
 //@op rpow_scalar
-// pf(9u) ** a
-fn op(a: C) -> R { return pow_f(pf(9u), a); }
+// u_param(0u) ** a
+fn op(a: C) -> R { return pow_f(u_param(0u), a); }
 
 //@op ipow_scalar
-// integer a ** n (n = the scalar operand reinterpreted as i32 in pu(9u))
-fn op(a: C) -> R { return ipow(a, bitcast<i32>(pu(9u))); }
+// integer a ** n (n: the parameter word read as an i32)
+fn op(a: C) -> R { return ipow(a, bitcast<i32>(u_param(0u))); }

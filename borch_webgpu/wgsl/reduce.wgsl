@@ -6,13 +6,10 @@
 // 2 partial (G workgroups per output, each over a chunk of K, writing states),
 // 3 merge (one workgroup per output folding G partial states).
 //
-// Uniform words: 0 M, 1 K, 2 kept rank, 3 reduced rank, 4 input offset, 5 output offset,
-// 6 chunk, 7 G, 8..11 op scalars, 12..23 kept shape, 24..35 kept strides,
-// 36..47 reduced shape, 48..59 reduced strides.
-@group(0) @binding(0) var<uniform> P: array<vec4<u32>, 16>;
-fn pu(i: u32) -> u32 { return P[i >> 2u][i & 3u]; }
-fn pf(i: u32) -> f32 { return bitcast<f32>(pu(i)); }
-
+// The uniform block is device/layouts.py's RED: u_rows() M, u_red_len() K, u_kept_rank(),
+// u_red_rank(), u_in_offset(), u_out_offset(), u_chunk(), u_groups() G, u_param(j), u_kept_shape(d),
+// u_kept_stride(d), u_red_shape(d), u_red_stride(d).
+{{UNIFORMS}}
 alias C = {{C}};
 alias R = {{R}};
 
@@ -25,13 +22,13 @@ alias R = {{R}};
 
 fn base_of(o: u32) -> u32 {
   var rem = o;
-  var idx = pu(4u);
-  var d = pu(2u);
+  var idx = u_in_offset();
+  var d = u_kept_rank();
   loop {
     if (d == 0u) { break; }
     d -= 1u;
-    let size = pu(12u + d);
-    idx += (rem % size) * pu(24u + d);
+    let size = u_kept_shape(d);
+    idx += (rem % size) * u_kept_stride(d);
     rem = rem / size;
   }
   return idx;
@@ -40,12 +37,12 @@ fn base_of(o: u32) -> u32 {
 fn red_off(j: u32) -> u32 {
   var rem = j;
   var idx = 0u;
-  var d = pu(3u);
+  var d = u_red_rank();
   loop {
     if (d == 0u) { break; }
     d -= 1u;
-    let size = pu(36u + d);
-    idx += (rem % size) * pu(48u + d);
+    let size = u_red_shape(d);
+    idx += (rem % size) * u_red_stride(d);
     rem = rem / size;
   }
   return idx;
@@ -70,12 +67,12 @@ fn tree(li: u32, acc: S) -> S {
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
   let o = wg.y * nwg.x + wg.x;
-  if (o >= pu(0u)) { return; }
+  if (o >= u_rows()) { return; }
   let base = base_of(o);
   var acc = r_init();
-  for (var j = li; j < pu(1u); j += 256u) { acc = r_step(acc, load(base, j), j); }
+  for (var j = li; j < u_red_len(); j += 256u) { acc = r_step(acc, load(base, j), j); }
   let r = tree(li, acc);
-  if (li == 0u) { out[pu(5u) + o] = {{OUT_CAST}}(r_final(r, pu(1u))); }
+  if (li == 0u) { out[u_out_offset() + o] = {{OUT_CAST}}(r_final(r, u_red_len())); }
 }
 
 //@mode 1
@@ -83,11 +80,11 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
   let o = (wg.y * nwg.x + wg.x) * 256u + li;
-  if (o >= pu(0u)) { return; }
+  if (o >= u_rows()) { return; }
   let base = base_of(o);
   var acc = r_init();
-  for (var j = 0u; j < pu(1u); j++) { acc = r_step(acc, load(base, j), j); }
-  out[pu(5u) + o] = {{OUT_CAST}}(r_final(acc, pu(1u)));
+  for (var j = 0u; j < u_red_len(); j++) { acc = r_step(acc, load(base, j), j); }
+  out[u_out_offset() + o] = {{OUT_CAST}}(r_final(acc, u_red_len()));
 }
 
 //@mode 2
@@ -95,10 +92,10 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
   let flat = wg.y * nwg.x + wg.x;
-  let o = flat / pu(7u);
-  if (o >= pu(0u)) { return; }
-  let lo = (flat % pu(7u)) * pu(6u);
-  let hi = min(pu(1u), lo + pu(6u));
+  let o = flat / u_groups();
+  if (o >= u_rows()) { return; }
+  let lo = (flat % u_groups()) * u_chunk();
+  let hi = min(u_red_len(), lo + u_chunk());
   let base = base_of(o);
   var acc = r_init();
   for (var j = lo + li; j < hi; j += 256u) { acc = r_step(acc, load(base, j), j); }
@@ -111,9 +108,9 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
   let o = wg.y * nwg.x + wg.x;
-  if (o >= pu(0u)) { return; }
+  if (o >= u_rows()) { return; }
   var acc = r_init();
-  for (var g = li; g < pu(7u); g += 256u) { acc = r_merge(acc, x[o * pu(7u) + g]); }
+  for (var g = li; g < u_groups(); g += 256u) { acc = r_merge(acc, x[o * u_groups() + g]); }
   let r = tree(li, acc);
-  if (li == 0u) { out[pu(5u) + o] = {{OUT_CAST}}(r_final(r, pu(1u))); }
+  if (li == 0u) { out[u_out_offset() + o] = {{OUT_CAST}}(r_final(r, u_red_len())); }
 }
