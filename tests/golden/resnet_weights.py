@@ -13,11 +13,12 @@ import numpy as np
 from golden_io import formula
 
 
-def value(key: str, shape: tuple[int, ...], index: int) -> np.ndarray:
-    """The value of the state-dict entry ``key`` (its ``index``-th entry, which seeds the formula)."""
+def value(key: str, shape: tuple[int, ...], index: int, seed: int = 1000) -> np.ndarray:
+    """The value of the state-dict entry ``key``: its ``index``-th entry, seeding the formula with
+    ``seed + index``."""
     if key.endswith("num_batches_tracked"):
         return np.zeros(shape, np.int64)
-    u = formula(shape, "float32", 1000 + index).astype(np.float64)
+    u = formula(shape, "float32", seed + index).astype(np.float64)
     leaf = key.rsplit(".", 1)[-1]
     if len(shape) >= 2:  # conv / linear weight
         fan_in = math.prod(shape[1:])
