@@ -27,7 +27,6 @@ class CatalogResNet(_tv.ResNet):
     """
 
     _stem = ("conv1", "bn1", "relu", "maxpool")
-    _pool_name = "avgpool"
 
     def __init__(self, block, layers, *, num_classes: int, in_chans: int = 3, cifar: bool = False,
                  zero_init_last: bool = False, pretrained_cfg: dict) -> None:
@@ -43,12 +42,12 @@ class CatalogResNet(_tv.ResNet):
         if num_classes == 0:
             self.fc = nn.Identity()
         self.pretrained_cfg = dict(pretrained_cfg)
-        stem_reduction = 1 if cifar else 2
-        widths = [self.layer1[-1], self.layer2[-1], self.layer3[-1], self.layer4[-1]]
-        out_ch = [_out_channels(b) for b in widths]
-        self.feature_info = [{"num_chs": self.bn1.num_features, "reduction": stem_reduction, "module": self._stem[2]}]
-        self.feature_info += [{"num_chs": c, "reduction": stem_reduction * (1 if cifar else 2) * 2 ** i,
-                               "module": f"layer{i + 1}"} for i, c in enumerate(out_ch)]
+        # timm's feature points: the stem's activation, then each stage (stride w.r.t. the input)
+        stem, after_pool = (1, 1) if cifar else (2, 4)
+        stages = [self.layer1[-1], self.layer2[-1], self.layer3[-1], self.layer4[-1]]
+        self.feature_info = [{"num_chs": self.bn1.num_features, "reduction": stem, "module": self._stem[2]}]
+        self.feature_info += [{"num_chs": _out_channels(b), "reduction": after_pool * 2 ** i, "module": f"layer{i + 1}"}
+                              for i, b in enumerate(stages)]
 
     @property
     def default_cfg(self) -> dict:
@@ -56,7 +55,8 @@ class CatalogResNet(_tv.ResNet):
         return self.pretrained_cfg
 
     def forward_features(self, x: Tensor) -> Tensor:
-        """The last stage's feature map (N, num_features, H/32, W/32), before pooling."""
+        """The last stage's feature map (N, num_features, H/32, W/32; H/8, W/8 with the CIFAR stem), before
+        pooling."""
         for name in self._stem:
             x = getattr(self, name)(x)
         return self.layer4(self.layer3(self.layer2(self.layer1(x))))

@@ -1,5 +1,6 @@
-"""Deterministic weights for a whole torchvision ResNet, computed the same way by the generator
-(real torchvision) and the test (borch_webgpu): numpy only, from golden_io.formula.
+"""Deterministic weights for a whole torchvision or timm ResNet (the same state-dict keys), computed the
+same way by the generators (real torchvision / timm) and the tests (borch_webgpu): numpy only, from
+golden_io.formula.
 
 Conv and linear weights are uniform with variance 1/fan_in; BatchNorm weights lie in [0.25, 0.75],
 biases and running means in [-0.1, 0.1], running variances in [1, 1.5]; num_batches_tracked is 0.
