@@ -27,10 +27,11 @@ from . import _dynamo, compiler
 
 
 def __getattr__(name: str):
-    # borchvision loads on first use (it is torchvision's counterpart, not part of torch's namespace)
-    if name == "vision":
+    # borchvision and the model catalog load on first use (torchvision's and timm's counterparts, not part
+    # of torch's namespace)
+    if name in ("vision", "models"):
         import importlib
-        return importlib.import_module(".vision", __name__)
+        return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module 'borch_webgpu' has no attribute {name!r}")
 
 __all__ = [name for name in dir() if not name.startswith("_") or name == "__version__"]

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..ops.creation import tensor
 from ..tensor import Tensor
+from . import _resize
 
 __all__ = ["Compose", "ToTensor", "Normalize", "RandomCrop", "RandomHorizontalFlip", "CenterCrop", "Resize", "Lambda",
            "Pad"]
@@ -207,32 +208,69 @@ class CenterCrop:
 
 
 class Resize:
-    """Resize to ``size`` ((h, w), or the smaller edge to an int) with bilinear interpolation."""
+    """Resize to ``size``: (h, w), or the smaller edge to an int (the other keeps the aspect ratio,
+    capped by ``max_size``), as torchvision does on tensors: ``interpolation`` 'bilinear' or 'bicubic'
+    (antialiased when ``antialias``, torchvision's default) or 'nearest'. Numpy images become float
+    tensors in [0, 1] first; integer tensors are rounded back to their dtype.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> from borch_webgpu.vision import transforms
+        >>> transforms.Resize(4, interpolation="bicubic")(torch.ones(3, 8, 12)).shape
+        torch.Size([3, 4, 6])
+    """
 
     def __init__(self, size, interpolation="bilinear", max_size=None, antialias=True):
-        self.size, self.interpolation, self.max_size = size, interpolation, max_size
+        mode = str(getattr(interpolation, "value", interpolation)).lower().rsplit(".", 1)[-1]
+        if mode not in ("nearest",) + _resize.MODES:
+            raise ValueError(f"Resize: interpolation must be 'nearest', 'bilinear' or 'bicubic', got {interpolation!r}")
+        if isinstance(size, (list, tuple)) and len(size) not in (1, 2) or \
+                not isinstance(size, (numbers.Integral, list, tuple)):
+            raise TypeError(f"Size should be int or sequence of length 1 or 2. Got {size!r}")
+        if max_size is not None and not (isinstance(size, numbers.Integral) or len(size) == 1):
+            raise ValueError("max_size should only be passed if size specifies the length of the smaller edge, i.e. "
+                             f"size should be an int or a sequence of length 1 in torchscript mode, got size={size!r}")
+        self.size, self.interpolation, self.max_size, self.antialias = size, interpolation, max_size, antialias
+        self._mode = mode
 
     def _target(self, h: int, w: int) -> tuple[int, int]:
         if isinstance(self.size, numbers.Integral) or (isinstance(self.size, (list, tuple)) and len(self.size) == 1):
             s = int(self.size if isinstance(self.size, numbers.Integral) else self.size[0])
-            if h <= w:
-                return s, int(s * w / h)
-            return int(s * h / w), s
+            short, long = (h, w) if h <= w else (w, h)
+            new_short, new_long = s, int(s * long / short)
+            if self.max_size is not None:
+                if self.max_size <= s:
+                    raise ValueError(f"max_size = {self.max_size} must be strictly greater than the requested size "
+                                     f"for the smaller edge size = {self.size}")
+                if new_long > self.max_size:
+                    new_short, new_long = int(self.max_size * new_short / new_long), self.max_size
+            return (new_short, new_long) if h <= w else (new_long, new_short)
         return int(self.size[0]), int(self.size[1])
 
     def __call__(self, img):
-        from ..nn.functional import interpolate
-        is_tensor = isinstance(img, Tensor)
-        t = img if is_tensor else ToTensor()(img)
+        t = img if isinstance(img, Tensor) else ToTensor()(img)
         h, w = t.shape[-2], t.shape[-1]
         th, tw = self._target(h, w)
-        x = t.unsqueeze(0) if t.dim() == 3 else t
-        mode = "nearest" if str(self.interpolation).endswith("nearest") else "bilinear"
-        out = interpolate(x.float(), size=(th, tw), mode=mode, align_corners=False if mode == "bilinear" else None)
-        return out.squeeze(0) if t.dim() == 3 else out
+        if (th, tw) == (h, w):
+            return t
+        if self._mode == "nearest":
+            from ..nn.functional import interpolate
+            out = interpolate(t.float().reshape(1, -1, h, w), size=(th, tw), mode="nearest")
+            out = out.reshape(tuple(t.shape[:-2]) + (th, tw))
+        else:
+            rows = tensor(_resize.resize_matrix(h, th, self._mode, bool(self.antialias)),
+                          device=t.device)
+            cols = tensor(np.ascontiguousarray(_resize.resize_matrix(w, tw, self._mode, bool(self.antialias)).T),
+                          device=t.device)
+            out = rows @ t.float() @ cols
+        if not t.dtype.is_floating_point:
+            out = out.round().to(t.dtype)
+        return out
 
     def __repr__(self) -> str:
-        return f"Resize(size={self.size}, interpolation={self.interpolation})"
+        return (f"Resize(size={self.size}, interpolation={self._mode}, max_size={self.max_size}, "
+                f"antialias={self.antialias})")
 
 
 class Lambda:

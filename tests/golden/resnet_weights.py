@@ -1,5 +1,6 @@
-"""Deterministic weights for a whole torchvision ResNet, computed the same way by the generator
-(real torchvision) and the test (borch_webgpu): numpy only, from golden_io.formula.
+"""Deterministic weights for a whole torchvision or timm ResNet (the same state-dict keys), computed the
+same way by the generators (real torchvision / timm) and the tests (borch_webgpu): numpy only, from
+golden_io.formula.
 
 Conv and linear weights are uniform with variance 1/fan_in; BatchNorm weights lie in [0.25, 0.75],
 biases and running means in [-0.1, 0.1], running variances in [1, 1.5]; num_batches_tracked is 0.
@@ -13,11 +14,12 @@ import numpy as np
 from golden_io import formula
 
 
-def value(key: str, shape: tuple[int, ...], index: int) -> np.ndarray:
-    """The value of the state-dict entry ``key`` (its ``index``-th entry, which seeds the formula)."""
+def value(key: str, shape: tuple[int, ...], index: int, seed: int = 1000) -> np.ndarray:
+    """The value of the state-dict entry ``key``: its ``index``-th entry, seeding the formula with
+    ``seed + index``."""
     if key.endswith("num_batches_tracked"):
         return np.zeros(shape, np.int64)
-    u = formula(shape, "float32", 1000 + index).astype(np.float64)
+    u = formula(shape, "float32", seed + index).astype(np.float64)
     leaf = key.rsplit(".", 1)[-1]
     if len(shape) >= 2:  # conv / linear weight
         fan_in = math.prod(shape[1:])

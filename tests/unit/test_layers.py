@@ -111,7 +111,41 @@ def test_imports_go_downward():
     for m, deps in EDGES.items():
         if _in(m, "nn", "optim", "utils", "serialization"):
             bad += [f"{m} imports {d}" for d in sorted(deps) if _in(d, "vision", "_compile", "_bench_resnet")]
+        if not _in(m, "models"):   # the catalog sits above vision: only the hub (to come) may build on it
+            bad += [f"{m} imports {d}" for d in sorted(deps) if _in(d, "models") and not _in(m, "hub")]
     assert not bad, "\n".join(bad)
+
+
+def _all_imports(path: Path) -> set[str]:
+    """Every dotted name a file imports, inside the package or not (absolute names for relative imports)."""
+    name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    pkg = name[:-len(".__init__")] if name.endswith(".__init__") else name.rsplit(".", 1)[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = pkg.split(".")[: len(pkg.split(".")) - (node.level - 1)] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            out.update(f"{target}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return out
+
+
+def test_the_catalog_never_imports_a_hub():
+    """borch_webgpu.models knows architectures, not where weights come from: neither it nor anything it
+    imports (transitively, imports inside functions included) names a hub module: ours (to come),
+    torch.hub, huggingface_hub."""
+    seen, queue = set(), [m for m in MODULES if _in(m, "models")]
+    assert queue, "borch_webgpu.models has no modules"
+    while queue:
+        m = queue.pop()
+        if m not in seen:
+            seen.add(m)
+            queue += EDGES[m]
+    bad = sorted(f"{m} imports {name}" for m in seen for name in _all_imports(MODULES[m])
+                 if any("hub" in part for part in name.split(".")))
+    assert not bad, "\n".join(bad)
+    assert not any("hub" in part for m in seen for part in m.split("."))
 
 
 def _assigns_on_tensor(tree: ast.AST) -> list[int]:

@@ -1,0 +1,32 @@
+"""The model catalog on WebGPU in Chromium (SwiftShader here: a CPU, not a GPU): every catalog name
+built, loaded with the formula weights (strict=True) and compared with timm's logits, forward_features,
+pre-logits and features_only maps (tests/golden/catalog.json), plus the eval transforms with the image
+on the device. Prints, per case, the build and forward times and the pipelines the case created."""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+FILES = ("replay_catalog.py", "catalog_cases.py", "catalog.json", "golden_io.py", "resnet_weights.py")
+
+
+def test_catalog_parity_on_webgpu(browser, summary_line):
+    from borch_webgpu.run import mount_list
+
+    cwd = os.getcwd()
+    os.chdir(GOLDEN.parents[1])
+    try:
+        browser.sess.mount(mount_list([f"tests/golden/{f}" for f in FILES]))
+        code, out, err = browser.run_file(GOLDEN / "replay_catalog.py", ["--device", "webgpu"], timeout_s=600)
+    finally:
+        os.chdir(cwd)
+    lines = [line for line in out.splitlines() if line.startswith("catalog")]
+    for line in lines:
+        print(line)
+        summary_line("webgpu " + line)
+    assert code == 0, out[-6000:] + err[-3000:]
+    assert lines and re.search(r"catalog: \d+ passed, 0 failed", lines[-1]), out[-6000:]
+    per_case = [line for line in lines if line.startswith("catalog case")]
+    assert len(per_case) == 4 and all("pipelines created" in line for line in per_case), lines
