@@ -32,9 +32,11 @@ from .ops.elementwise import atan2 as atan2
 from . import autograd as autograd
 from .ops.linalg import baddbmm as baddbmm
 from .ops.random import bernoulli as bernoulli
+from .ops.search import bincount as bincount
 from .ops.linalg import bmm as bmm
 from ._dtype import bool as bool
 from .ops._shapes import broadcast_shapes as broadcast_shapes
+from .ops.search import bucketize as bucketize
 from ._dtype import can_cast as can_cast
 from .ops.combine import cartesian_prod as cartesian_prod
 from .ops.shape import cat as cat
@@ -107,6 +109,7 @@ from .ops.elementwise import greater as greater
 from .ops.elementwise import greater_equal as greater_equal
 from .ops.elementwise import gt as gt
 from ._dtype import half as half
+from .ops.search import histc as histc
 from .ops.shape import hstack as hstack
 from ._dtype import iinfo as iinfo
 from .ops.indexing import index_add as index_add
@@ -139,6 +142,7 @@ from .ops.unary import log10 as log10
 from .ops.unary import log1p as log1p
 from .ops.unary import log2 as log2
 from .ops.reduce import log_softmax as log_softmax
+from .ops.reduce_extra import logcumsumexp as logcumsumexp
 from ._log import logged as logged
 from .ops.elementwise import logical_and as logical_and
 from .ops.unary import logical_not as logical_not
@@ -154,10 +158,12 @@ from .ops.linalg import matmul as matmul
 from .ops.reduce import max as max
 from .ops.elementwise import maximum as maximum
 from .ops.reduce import mean as mean
+from .ops.reduce_extra import median as median
 from .ops.combine import meshgrid as meshgrid
 from .ops.reduce import min as min
 from .ops.elementwise import minimum as minimum
 from .ops.linalg import mm as mm
+from .ops.reduce_extra import mode as mode
 from .ops.views import movedim as moveaxis
 from .ops.views import movedim as movedim
 from .ops.scan_sort import msort as msort
@@ -166,6 +172,9 @@ from .ops.random import multinomial as multinomial
 from .ops.elementwise import multiply as multiply
 from .ops.linalg import mv as mv
 from .ops.unary import nan_to_num as nan_to_num
+from .ops.reduce_extra import nanmean as nanmean
+from .ops.reduce_extra import nanquantile as nanquantile
+from .ops.reduce_extra import nansum as nansum
 from .ops.views import narrow as narrow
 from .ops.elementwise import ne as ne
 from .ops.unary import neg as neg
@@ -185,6 +194,7 @@ from .ops.views import permute as permute
 from .ops.elementwise import pow as pow
 from .ops.reduce import prod as prod
 from ._dtype import promote_types as promote_types
+from .ops.reduce_extra import quantile as quantile
 from .ops.random import rand as rand
 from .ops.random import rand_like as rand_like
 from .ops.random import randint as randint
@@ -204,6 +214,7 @@ from .serialization import save as save
 from .ops.indexing import scatter as scatter
 from .ops.indexing import scatter_add as scatter_add
 from ._scope import scope as scope
+from .ops.search import searchsorted as searchsorted
 from .ops.random import seed as seed
 from .ops.views import select as select
 from .ops.unary import selu as selu
@@ -249,6 +260,8 @@ from .ops.elementwise import true_divide as true_divide
 from .ops.unary import trunc as trunc
 from .ops.views import unbind as unbind
 from .ops.views import unflatten as unflatten
+from .ops.unique import unique as unique
+from .ops.unique import unique_consecutive as unique_consecutive
 from .ops.views import unsqueeze as unsqueeze
 from . import utils as utils
 from .ops.reduce import var as var
