@@ -113,6 +113,7 @@ from .ops.search import histc as histc
 from .ops.shape import hstack as hstack
 from ._dtype import iinfo as iinfo
 from .ops.indexing import index_add as index_add
+from .ops.index_extra import index_fill as index_fill
 from .ops.subscript import index_put as index_put
 from .ops.indexing import index_select as index_select
 from .autograd.grad_mode import inference_mode as inference_mode
@@ -153,6 +154,7 @@ from ._dtype import long as long
 from .ops.elementwise import lt as lt
 from .ops.random import manual_seed as manual_seed
 from .ops.indexing import masked_fill as masked_fill
+from .ops.index_extra import masked_scatter as masked_scatter
 from .ops.indexing import masked_select as masked_select
 from .ops.linalg import matmul as matmul
 from .ops.reduce import max as max
@@ -202,9 +204,11 @@ from .ops.random import randint_like as randint_like
 from .ops.random import randn as randn
 from .ops.random import randn_like as randn_like
 from .ops.random import randperm as randperm
+from .ops.index_extra import ravel as ravel
 from .ops.unary import reciprocal as reciprocal
 from .ops.unary import relu as relu
 from .ops.elementwise import remainder as remainder
+from .ops.index_extra import repeat_interleave as repeat_interleave
 from .ops.views import reshape as reshape
 from .ops.type_queries import result_type as result_type
 from .ops.shape import roll as roll
@@ -213,6 +217,7 @@ from .ops.unary import rsqrt as rsqrt
 from .serialization import save as save
 from .ops.indexing import scatter as scatter
 from .ops.indexing import scatter_add as scatter_add
+from .ops.index_extra import scatter_reduce as scatter_reduce
 from ._scope import scope as scope
 from .ops.search import searchsorted as searchsorted
 from .ops.random import seed as seed
@@ -245,6 +250,7 @@ from .ops.views import swapaxes as swapaxes
 from .ops.views import swapdims as swapdims
 from .ops.views import t as t
 from .ops.indexing import take as take
+from .ops.index_extra import take_along_dim as take_along_dim
 from .ops.unary import tan as tan
 from .ops.unary import tanh as tanh
 from .ops.creation import tensor as tensor
@@ -262,6 +268,7 @@ from .ops.views import unbind as unbind
 from .ops.views import unflatten as unflatten
 from .ops.unique import unique as unique
 from .ops.unique import unique_consecutive as unique_consecutive
+from .ops.index_extra import unravel_index as unravel_index
 from .ops.views import unsqueeze as unsqueeze
 from . import utils as utils
 from .ops.reduce import var as var
