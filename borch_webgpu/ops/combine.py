@@ -110,7 +110,8 @@ def cartesian_prod(*tensors) -> Tensor:
 # ---- products ------------------------------------------------------------------------------------------
 def kron(input: Tensor, other: Tensor) -> Tensor:
     """The Kronecker product: blocks ``input[i, j] * other`` (any numbers of dims; the shorter one is padded
-    with leading size-1 dims).
+    with leading size-1 dims). Unlike PyTorch 2.13, whose kron views its product and so raises for a
+    transposed input, any memory layout works here.
 
     Example::
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import builtins
 import math
 import numbers
+import warnings
 
 import numpy as np
 
@@ -105,6 +106,9 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, rig
         raise RuntimeError(f"{op}: boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries "
                            f"tensor and input value tensor must match, but we got boundaries tensor "
                            f"{list(seq._shape)} and input value tensor {list(input._shape)}")
+    for what, t in (("boundary", seq), ("input value", input), ("sorter", sorter)):
+        if t is not None and not t.is_contiguous():
+            _warn_copy(what)
     if sorter is not None:
         seq = _apply_sorter(op, seq, sorter)
     for t in (seq, input):
@@ -121,6 +125,13 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, rig
         from .elementwise import _out
         return _out(r, out)
     return r
+
+
+def _warn_copy(what: str) -> None:
+    # PyTorch's TORCH_WARN_ONCE; Python's default warning filter shows it once per call site
+    warnings.warn(f"torch.searchsorted(): {what} tensor is non-contiguous, this will lower the performance due to "
+                  f"extra data copy when converting non-contiguous tensor to contiguous, please use contiguous {what} "
+                  "tensor if possible. This message will only appear once per program.", UserWarning, stacklevel=3)
 
 
 def _apply_sorter(op: str, seq: Tensor, sorter) -> Tensor:

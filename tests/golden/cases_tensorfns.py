@@ -101,6 +101,7 @@ def _trace():
 def _meshgrid():
     a, b, c = u((2,)), u((3,)), u((4,))
     out = [case("meshgrid", a, b, indexing="ij", id="ij"), case("meshgrid", a, b, indexing="xy", id="xy"),
+           case("meshgrid", a, b, id="no indexing: warns, then ij"),
            case("meshgrid", a, b, c, indexing="ij", id="three ij"), case("meshgrid", a, b, c, indexing="xy", id="three xy"),
            case("meshgrid", [a, b], indexing="ij", id="list"), case("meshgrid", (a,), indexing="xy", id="one tensor"),
            case("meshgrid", f(3.0), b, indexing="ij", id="0-d and 1-D"),
