@@ -217,7 +217,7 @@ from .ops.unary import rsqrt as rsqrt
 from .serialization import save as save
 from .ops.indexing import scatter as scatter
 from .ops.indexing import scatter_add as scatter_add
-from .ops.index_extra import scatter_reduce as scatter_reduce
+from .ops.scatter_reduce import scatter_reduce as scatter_reduce
 from ._scope import scope as scope
 from .ops.search import searchsorted as searchsorted
 from .ops.random import seed as seed
