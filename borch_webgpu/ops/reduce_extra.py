@@ -42,10 +42,12 @@ QUANTILE = register(OpDef("quantile", "sort", ("sort.wgsl", "sort"), None, tol=(
 NANQUANTILE = register(OpDef("nanquantile", "sort", ("sort.wgsl", "sort"), None, tol=(1e-6, 1e-6),
                              doc="quantile over the non-NaN values", extra={"messages": True}))
 # PyTorch's CPU kernel carries the running value in double; the WebGPU scan carries float32, whose
-# rounding and log1p/exp errors add up along a row (measured: see the op's golden cases)
+# rounding and log1p/exp errors add up along a row: measured on SwiftShader against the goldens, at most
+# 3.8e-6 absolute (1.5e-7 relative) for rows of 300 with values up to 25; the margin is for GPUs whose
+# exp is coarser (WGSL allows 3 + 2|x| ulp)
 LOGCUMSUMEXP = register(OpDef("logcumsumexp", "scan", ("scan.wgsl", "logaddexp_f"),
                               lambda a, axis: np.logaddexp.accumulate(a.astype(np.float64), axis=axis).astype(a.dtype),
-                              dtype_rule="scan", tol=(4e-6, 2e-6), doc="inclusive scan of log(exp(a) + exp(b))",
+                              dtype_rule="scan", tol=(2e-6, 2e-6), doc="inclusive scan of log(exp(a) + exp(b))",
                               extra={"messages": True, "grad_tol": (1e-5, 1e-5)}))
 
 
