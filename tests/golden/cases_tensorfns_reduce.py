@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cases import SPECIAL, Big, bools, case, distinct, golden, ints, tr, uniform
+from cases import SPECIAL, Big, V, bools, case, distinct, golden, ints, tr, uniform
 
 NAN, INF = np.nan, np.inf
 
@@ -121,7 +121,9 @@ def _bincount():
             case("bincount", np.array([True, False]), id="error: bool"),
             case("bincount", x, minlength=-1, id="error: negative minlength"),
             case("bincount", x, weights=f([1.0]), id="error: weights length"),
-            case("bincount", ints((10000,), 0, 999), weights=u((10000,), 0, 1), id="10000 weighted")]
+            # weights positional: the generator's scale run (sums of |weights|) takes |x| of positional args
+            case("bincount", V(Big((10000,), "int64", seed=7113), ("abs",)), Big((10000,), seed=7114),
+                 id="10000 weighted")]
 
 
 @golden("unique")

@@ -242,7 +242,8 @@ def run_case(c: dict, op: str) -> dict:
 # scale (the op applied to |inputs|) and the replay allows a few ulps of it
 SUM_LIKE = {"sum", "mean", "cumsum", "scatter_add", "index_add", "matmul", "mm", "bmm", "mv", "dot", "addmm",
             "baddbmm", "einsum", "conv1d", "conv2d", "conv_transpose2d", "linear", "bilinear", "avg_pool1d",
-            "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "interpolate"}
+            "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "interpolate", "bincount", "nansum", "trace",
+            "tensordot"}
 
 
 class AbsBig:
