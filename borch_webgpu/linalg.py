@@ -1,12 +1,13 @@
-"""``torch.linalg``: vector and matrix norms (decompositions are not implemented)."""
+"""``torch.linalg``: vector and matrix norms and the cross product (decompositions are not implemented)."""
 from __future__ import annotations
 
 import math
 
+from .ops.combine import linalg_cross as cross
 from .ops.reduce import amax, amin, norm as _norm, sum as _sum
 from .tensor import Tensor, _wrap_dim
 
-__all__ = ["vector_norm", "matrix_norm", "norm"]
+__all__ = ["vector_norm", "matrix_norm", "norm", "cross"]
 
 
 def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:

@@ -17,7 +17,7 @@ __all__ = ["scan", "sort", "scatter", "gather", "SCAN_STATE_WORDS"]
 TILE = 1024          # elements one workgroup scans per step (256 threads x 4)
 LOCAL = 2048         # pairs one workgroup sorts in shared memory (16 KiB of keys and indices)
 FUSED_STEPS = 2      # bitonic steps per global pass over the work buffer (1 or 2; sort.wgsl holds 4 pairs)
-SCAN_STATE_WORDS = {"sum_f": 3, "prod_f": 3, "sum_i": 1, "prod_i": 1}
+SCAN_STATE_WORDS = {"sum_f": 3, "prod_f": 3, "sum_i": 1, "prod_i": 1, "logaddexp_f": 1}
 _MASK = 0xFFFFFFFF
 
 

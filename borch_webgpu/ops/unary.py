@@ -15,7 +15,8 @@ from .elementwise import _out, ew, where
 __all__ = ["neg", "negative", "abs", "absolute", "sign", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1",
            "sqrt", "rsqrt", "square", "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos",
            "arctan", "tanh", "sinh", "cosh", "sigmoid", "relu", "floor", "ceil", "round", "trunc", "fix", "frac",
-           "isnan", "isinf", "isfinite", "logical_not", "nan_to_num", "clamp", "clip", "erf",
+           "isnan", "isinf", "isfinite", "logical_not", "nan_to_num", "clamp", "clip", "clamp_min",
+           "clamp_max", "erf",
            "relu6", "leaky_relu", "elu", "selu", "gelu", "silu", "mish", "softplus", "hardtanh", "hardswish",
            "hardsigmoid", "UNARY"]
 
@@ -250,6 +251,9 @@ CLAMP = register(OpDef("clamp", "ternary", ("ops_binary.wgsl", "clamp"),
                            where((a >= lo) & (a <= hi), g, 0.0),
                            _bound_grad(g, a, lo, hi, low=True), _bound_grad(g, a, lo, hi, low=False)),
                        extra={"grad_name": "ClampBackward1"}))
+for _n in ("clamp_min", "clamp_max"):  # clamp with one bound: its kernel, exact
+    register(OpDef(_n, "ternary", ("ops_binary.wgsl", "clamp"), None, tol=(0, 0), doc="clamp with one bound",
+                   extra={"messages": True}))
 
 
 def _bound_grad(g, a, lo, hi, low):
@@ -387,14 +391,26 @@ def _invert(self):
     raise TypeError("~ (bitwise not) is only implemented for bool tensors here; use logical_not")
 
 
-def _clamp_min(self, min):  # noqa: A002 - torch's name
-    """``clamp(self, min=min)``: elements below ``min`` become ``min``."""
-    return clamp(self, min=min)
+def clamp_min(input: Tensor, min, *, out=None) -> Tensor:  # noqa: A002 - torch's name
+    """``clamp(input, min=min)``: elements below ``min`` (a number or a tensor) become ``min``.
+
+    Example::
+
+        >>> torch.clamp_min(torch.tensor([1, 5]), 3)
+        tensor([3, 5])
+    """
+    return clamp(input, min=min, out=out)
 
 
-def _clamp_max(self, max):  # noqa: A002 - torch's name
-    """``clamp(self, max=max)``: elements above ``max`` become ``max``."""
-    return clamp(self, max=max)
+def clamp_max(input: Tensor, max, *, out=None) -> Tensor:  # noqa: A002 - torch's name
+    """``clamp(input, max=max)``: elements above ``max`` (a number or a tensor) become ``max``.
+
+    Example::
+
+        >>> torch.clamp_max(torch.tensor([1., 5.]), 2.5)
+        tensor([1.0000, 2.5000])
+    """
+    return clamp(input, max=max, out=out)
 
 
 def _round_method(self, decimals=0):
@@ -424,8 +440,8 @@ api("round_", method=_round_)
 api("relu", relu, method=lambda self: relu(self), inplace=True)
 api("nan_to_num", nan_to_num, inplace=True)
 api("clamp", clamp, inplace=True, aliases=("clip",))
-api("clamp_min", method=_clamp_min)
-api("clamp_max", method=_clamp_max)
+api("clamp_min", clamp_min, inplace=True)
+api("clamp_max", clamp_max, inplace=True)
 api("__neg__", method=neg)
 api("__pos__", method=lambda self: self)
 api("__abs__", method=abs)

@@ -313,3 +313,20 @@ fn s_zero() -> S { return S(1); }
 fn s_of(x: C) -> S { return x; }
 fn s_add(a: S, b: S) -> S { return a * b; }
 fn s_out(a: S) -> R { return R(a); }
+
+//@op logaddexp_f
+// log(exp(a) + exp(b)) as PyTorch's _log_add_exp_helper: max + log1p(exp(min - max)); a NaN propagates,
+// -inf is the identity and +inf absorbs. Carried in float32 (PyTorch's CPU kernel carries a double, so
+// long rows differ by a few ulps, which the op's tolerance states).
+alias S = f32;
+fn s_zero() -> S { return -f32_inf(); }
+fn s_of(x: C) -> S { return x; }
+fn s_add(a: S, b: S) -> S {
+  if (is_nan(a) || is_nan(b)) { return f32_nan(); }
+  let hi = max(a, b);
+  let lo = min(a, b);
+  if (is_inf(lo) && lo < 0.0f) { return hi; }
+  if (is_inf(hi)) { return hi; }
+  return hi + log1p_f(exp(lo - hi));
+}
+fn s_out(a: S) -> R { return a; }

@@ -293,4 +293,7 @@ import cases_linalg  # noqa: E402,F401
 import cases_nn  # noqa: E402,F401
 import cases_reduce  # noqa: E402
 import cases_shape  # noqa: E402,F401
+import cases_tensorfns  # noqa: E402,F401
+import cases_tensorfns_index  # noqa: E402,F401
+import cases_tensorfns_reduce  # noqa: E402,F401
 import cases_unary  # noqa: E402,F401

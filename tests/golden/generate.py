@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+import warnings
 import zlib
 from pathlib import Path
 
@@ -30,6 +32,7 @@ from golden_io import encode, encode_output, formula  # noqa: E402
 DTYPES = {"float32": torch.float32, "int64": torch.int64, "int32": torch.int32, "bool": torch.bool,
           "float16": torch.float16}
 TORCH_VERSION = "2.13.0"
+TYPE_ONLY = "[type only]"  # a case id ending so records no message (PyTorch's text is not reproducible)
 _grad_rng = np.random.default_rng(7)
 
 
@@ -192,16 +195,28 @@ def attach_dev(spec, d):
         t["dev"] = encode(d)
 
 
+def _warning_text(message) -> str:
+    """A warning's text without the C++ location PyTorch appends to warnings raised in ATen."""
+    return re.sub(r" \(Triggered internally at .*\)$", "", str(message), flags=re.S)
+
+
 def run_case(c: dict, op: str) -> dict:
     want_grad = c.get("grad", False)
     rng = np.random.default_rng(zlib.crc32(f"{op}/{c['id']}".encode()))
     rec = {"id": c["id"], "fn": c["fn"], "args": [spec_of(a) for a in c["args"]],
            "kwargs": {k: spec_of(v) for k, v in c["kwargs"].items()}}
     try:
-        out, leaves = call(c, want_grad, False)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out, leaves = call(c, want_grad, False)
     except Exception as e:  # PyTorch refuses: the replay must refuse with the same type
         rec["raises"] = type(e).__name__
+        if not c["id"].endswith(TYPE_ONLY):
+            rec["message"] = str(e)  # checked for ops whose record asks (extra["messages"], see replay.py)
         return rec
+    warns = [_warning_text(w.message) for w in caught if issubclass(w.category, UserWarning)]
+    if warns:
+        rec["warns"] = warns  # checked like messages (extra["messages"])
     if c.get("random"):
         # random ops cannot match PyTorch's stream: keep shape and dtype only
         rec["out"] = {"meta": [[list(t.shape), str(t.dtype).replace("torch.", "")] for t in flat_outputs(out)]}
@@ -227,7 +242,8 @@ def run_case(c: dict, op: str) -> dict:
 # scale (the op applied to |inputs|) and the replay allows a few ulps of it
 SUM_LIKE = {"sum", "mean", "cumsum", "scatter_add", "index_add", "matmul", "mm", "bmm", "mv", "dot", "addmm",
             "baddbmm", "einsum", "conv1d", "conv2d", "conv_transpose2d", "linear", "bilinear", "avg_pool1d",
-            "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "interpolate"}
+            "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "interpolate", "bincount", "nansum", "trace",
+            "tensordot"}
 
 
 class AbsBig:

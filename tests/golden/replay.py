@@ -149,12 +149,23 @@ def run_case(op: str, c: dict, device) -> str | None:
         except Exception as e:  # noqa: BLE001 - comparing the type with PyTorch's
             if type(e).__name__ != c["raises"]:
                 return f"raised {type(e).__name__}: {e}; PyTorch raises {c['raises']}"
+            # ops whose record asks for it also say what PyTorch says (ours may add the op's name before it,
+            # or after it that a GPU kernel found the error)
+            if opdef.extra.get("messages") and "message" in c and c["message"] not in str(e):
+                return f"raised {type(e).__name__}: {str(e)!r}; PyTorch says {c['message']!r}"
             return None
         return f"did not raise; PyTorch raises {c['raises']}"
     try:
-        got = fn(*call_args, **kwargs)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = fn(*call_args, **kwargs)
     except Exception as e:  # noqa: BLE001
         return f"raised {type(e).__name__}: {e}"
+    if opdef.extra.get("messages"):  # PyTorch's warnings too (meshgrid without indexing, cross without dim)
+        ours = [str(w.message) for w in caught]
+        for w in c.get("warns", ()):
+            if w not in ours:
+                return f"did not warn {w!r} as PyTorch does (warned {ours!r})"
     signed_zero = opdef.extra.get("signed_zero", opdef.family in ("unary", "binary"))
     err = check_output(got, c["out"], opdef.tol, signed_zero)
     if err or not want_grad:
