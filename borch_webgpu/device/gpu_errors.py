@@ -30,7 +30,7 @@ import warnings
 
 from . import _ffi, capture
 
-__all__ = ["KernelErrors", "user_line", "launch_blocking_from_env", "SYNC_DEBUG_MODES"]
+__all__ = ["KernelErrors", "user_line", "entry_function", "launch_blocking_from_env", "SYNC_DEBUG_MODES"]
 
 MAX_SITES = 1 << 16   # past this many (file, line) sites, new ones are recorded without their line
 SYNC_DEBUG_MODES = {"default": 0, "warn": 1, "error": 2}
@@ -53,6 +53,18 @@ def user_line() -> tuple[str, int]:
             return name, f.f_lineno
         f = f.f_back
     return "?", 0
+
+
+def entry_function() -> str:
+    """The name of the outermost borch_webgpu function on the stack: the op the user called (named for
+    errors when a caller gives no op name)."""
+    f, name = sys._getframe(1), "?"
+    while f is not None:
+        if not f.f_code.co_filename.startswith(_PKG):
+            break
+        name = f.f_code.co_name
+        f = f.f_back
+    return name
 
 
 def launch_blocking_from_env(environ=None) -> bool:

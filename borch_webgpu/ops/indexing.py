@@ -14,6 +14,7 @@ import builtins
 import numpy as np
 
 from .. import _dtype, autograd
+from ..device.gpu_errors import entry_function
 from ..tensor import Tensor, _wrap_dim
 from ._registry import OpDef, api, methods, register
 
@@ -45,11 +46,13 @@ def _np_check(op: str, idx: np.ndarray, size: int, exc: type, msg, negative: boo
 
 
 def _take(x: Tensor, dim: int, idx: Tensor, idx_strides, out_shape, exc: type, msg, negative: bool = False, *,
-          op: str) -> Tensor:
+          op: str | None = None) -> Tensor:
     """out[c] = x[c with c[dim] := idx at c] (no autograd). idx_strides: idx's stride per out dim;
     negative: whether negative indices count from the end (else they are errors, as in gather).
     A bad index raises exc(msg) (msg: formatted with index= and size=, or a module-level function of
-    (index, size)) as from op."""
+    (index, size)) as from op (default: the borch_webgpu function the user called)."""
+    if op is None:
+        op = entry_function()
     out_shape = tuple(out_shape)
     if x.device.type == "webgpu":
         from ..device import gpu_index
@@ -74,8 +77,11 @@ def _take(x: Tensor, dim: int, idx: Tensor, idx_strides, out_shape, exc: type, m
 
 
 def _put(out: Tensor, dim: int, idx: Tensor, idx_strides, src, src_shape, accumulate: bool, exc: type,
-         msg, *, op: str) -> None:
-    """out[c with c[dim] := idx at c] (+)= src[c] for c over src_shape, in place (no autograd)."""
+         msg, *, op: str | None = None) -> None:
+    """out[c with c[dim] := idx at c] (+)= src[c] for c over src_shape, in place (no autograd); bad indices
+    raise as in :func:`_take`."""
+    if op is None:
+        op = entry_function()
     src_shape = tuple(src_shape)
     if isinstance(src, Tensor) and src.dtype is not out.dtype:
         src = src.to(out.dtype)

@@ -67,6 +67,17 @@ def test_error_sites_are_bounded(monkeypatch):
     assert "(c at an unrecorded line;" in str(rt.kernel_error(codes[2], 9, 3, "x"))
 
 
+def test_an_index_kernel_given_no_op_name_is_named_after_the_function_the_user_called():
+    from borch_webgpu.device.gpu_errors import entry_function
+    from borch_webgpu.ops import indexing
+    assert entry_function() == "?"  # called from here: no borch_webgpu frame on the stack
+    ns = {"entry_function": entry_function}
+    # functions compiled as if they were part of borch_webgpu: the outermost one is the op
+    exec(compile("def some_op():\n    return helper()\ndef helper():\n    return entry_function()\n",
+                 indexing.__file__, "exec"), ns)
+    assert ns["some_op"]() == "some_op"
+
+
 def test_launch_blocking_from_the_environment_and_the_runner_passes_it_in():
     from borch_webgpu import run
     from borch_webgpu.device.gpu_errors import launch_blocking_from_env
