@@ -249,7 +249,7 @@ from .ops.reduce import sum as sum
 from .ops.views import swapaxes as swapaxes
 from .ops.views import swapdims as swapdims
 from .ops.views import t as t
-from .ops.indexing import take as take
+from .ops.subscript import take as take
 from .ops.index_extra import take_along_dim as take_along_dim
 from .ops.unary import tan as tan
 from .ops.unary import tanh as tanh

@@ -8,6 +8,12 @@ cycles when the block ends (only among objects the block made: older ones are fr
 except those still reachable from outside (parameters, optimizer state, values the block
 returned or stored) and those marked with ``keep(t)``.
 
+A bad index that a WebGPU kernel found inside the block (``x.gather(0, idx)``, an embedding, a
+cross-entropy target) is raised at the end of the block at the latest, as PyTorch's exception
+naming the op and the line: when such an op ran since the last read of a value, the end of the
+block waits for the GPU to know (device/gpu_errors.py). It is not raised over an exception that
+the block is already raising (the next read raises it then).
+
 Example::
 
     >>> import borch_webgpu as torch
@@ -43,6 +49,7 @@ class scope:
         return self
 
     def __exit__(self, *exc) -> bool:
+        raising = exc[0] is not None
         _stack.pop()
         # what the block kept survives it: an enclosing scope holds it now (outside any scope,
         # ordinary references decide)
@@ -53,9 +60,12 @@ class scope:
         if not _stack:
             gc.unfreeze()  # older objects are ordinary again: later garbage among them is still found
         from .device import webgpu as _rt
-        if _rt._runtime is not None:
-            _rt._runtime.flush()
-            _rt._runtime.tidy_pool()
+        rt = _rt._runtime
+        if rt is not None:
+            rt.flush()
+            rt.tidy_pool()
+            if not raising:
+                rt.check_at_scope_end()
         return False
 
     def __call__(self, fn):

@@ -8,7 +8,7 @@ from ._cuda_graphs import (CUDAGraph, Stream, current_stream, default_stream, gr
 __all__ = ["is_available", "device_count", "current_device", "get_device_name", "synchronize", "manual_seed",
            "manual_seed_all", "memory_allocated", "max_memory_allocated", "memory_reserved", "empty_cache",
            "reset_peak_memory_stats", "CUDAGraph", "graph", "make_graphed_callables", "Stream", "stream",
-           "current_stream", "default_stream", "graph_pool_handle"]
+           "current_stream", "default_stream", "graph_pool_handle", "set_sync_debug_mode", "get_sync_debug_mode"]
 
 
 def is_available() -> bool:
@@ -45,3 +45,5 @@ max_memory_allocated = _w.max_memory_allocated
 memory_reserved = _w.memory_reserved
 empty_cache = _w.empty_cache
 reset_peak_memory_stats = _w.reset_peak_memory_stats
+set_sync_debug_mode = _w.set_sync_debug_mode
+get_sync_debug_mode = _w.get_sync_debug_mode

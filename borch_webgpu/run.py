@@ -4,6 +4,8 @@ Runs a Python file inside Pyodide with ``borch_webgpu`` importable and WebGPU on
 Chromium (default) or in Node 20 with Dawn (``--node``). The script's stdout and stderr are
 relayed as it prints; a Python exception prints its traceback and the exit status is non-zero;
 ``sys.exit(n)`` exits with n. The adapter is printed on stderr before the script's output.
+``BORCH_WEBGPU_LAUNCH_BLOCKING=1`` in the environment is passed in: each op that can fail (a bad
+index) then waits for the GPU and raises at its own line (``CUDA_LAUNCH_BLOCKING=1``'s role).
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import os
 import shutil
 import subprocess
 import sys
+import urllib.parse
 from pathlib import Path
 
 from . import _assets
@@ -22,6 +25,13 @@ GUEST_HOME = "/home/pyodide"
 CHROMIUM_FLAGS = ["--no-sandbox", "--enable-unsafe-webgpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
                   "--disable-dev-shm-usage"]
+GUEST_ENV = ("BORCH_WEBGPU_LAUNCH_BLOCKING",)  # variables of this environment that the script sees
+
+
+def guest_env(environ=None) -> dict[str, str]:
+    """The variables of GUEST_ENV that are set here, for os.environ inside Pyodide."""
+    environ = os.environ if environ is None else environ
+    return {k: environ[k] for k in GUEST_ENV if k in environ}
 
 
 def chromium_path() -> str:
@@ -58,7 +68,7 @@ class BrowserSession:
     """A booted Pyodide in headless Chromium, served from 127.0.0.1 (used by the runner and tests)."""
 
     def __init__(self, extra_files: dict[str, Path] | None = None, on_stdout=None, on_stderr=None,
-                 on_request=None, chromium: str | None = None, playwright=None):
+                 on_request=None, chromium: str | None = None, playwright=None, env: dict[str, str] | None = None):
         try:
             from playwright.sync_api import sync_playwright
         except ImportError:
@@ -85,7 +95,8 @@ class BrowserSession:
             self.page.on("pageerror", lambda e: err(f"borch_webgpu: page error: {e}\n"))
             if on_request is not None:
                 self.page.on("request", lambda r: on_request(r))
-            self.page.goto(self.base + f"runtime/runner.html?wheel={self.wheel}")
+            query = {"wheel": self.wheel, **({"env": json.dumps(env)} if env else {})}
+            self.page.goto(self.base + "runtime/runner.html?" + urllib.parse.urlencode(query))
             self.boot = self.page.evaluate("window.borchBoot")
         except BaseException:
             self.close()
@@ -136,7 +147,7 @@ def describe(gpu: dict) -> str:
 
 
 def run_browser(script: Path, args: list[str], mounts, timeout_s: float | None) -> int:
-    sess = BrowserSession()
+    sess = BrowserSession(env=guest_env())
     try:
         b = sess.boot
         sys.stderr.write(f"borch_webgpu: adapter: {describe(b['gpu'])} [Chromium]\n")
@@ -156,7 +167,7 @@ def run_node(script: Path, args: list[str], mounts, timeout_s: float | None) -> 
     cfg = {"pyodide": str(pyo), "numpy": str(_assets.numpy_wheel()), "wheel": str(_assets.our_wheel()),
            "dawn": str(_assets.dawn_node()), "data": str(_assets.data_dir()), "script": str(script),
            "guest": guest_path(script), "argv": args,
-           "mounts": [[str(h), g] for h, g in mounts]}
+           "mounts": [[str(h), g] for h, g in mounts], "env": guest_env()}
     runner = Path(__file__).resolve().parent / "js" / "run_node.mjs"
     env = dict(os.environ, BORCH_NODE_RUN=json.dumps(cfg))
     try:

@@ -171,6 +171,7 @@ class Capture:
         self.external: dict[int, None] = {}      # older buffers the records use
         self.broken: tuple[str, str] | None = None   # (what, where) of the first call that ended it
         self.host_ok = 0
+        self.fallible = False  # holds a dispatch that can fail (a bad index): replays are checked for it
         # each allocation of an owned buffer during the capture is a version: [bid, first use, last use,
         # freed]; records name the version each owned buffer held, so plan() can move temporaries
         self.versions: list[list] = []
@@ -293,6 +294,7 @@ class Graph:
         bids = set(cap.owned) | set(cap.external) | set(extra_pins)
         self.bids = frozenset(bids)
         self.records = cap.records  # the op trace, kept as data (fusion works on it)
+        self.fallible = cap.fallible
         self.alive = True
 
     def trace(self) -> list[dict]:

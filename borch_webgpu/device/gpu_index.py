@@ -1,4 +1,8 @@
-"""WebGPU side of indexing: the `take` and `put` kernels of wgsl/index.wgsl."""
+"""WebGPU side of indexing: the `take` and `put` kernels of wgsl/index.wgsl.
+
+Both can fail (an index outside its dim): each dispatch carries the code of its error site (the
+exception, PyTorch's message, the op and the user's line; device/gpu_errors.py), and the runtime
+raises it at the next read, at the end of the enclosing scope(), or at once with launch blocking."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,9 +10,6 @@ import numpy as np
 from . import kernels
 from .gpu_backend import MAX_RANK, GPUStorage, f32_bits
 from .webgpu import groups_for, runtime
-
-_ERR = {}
-
 
 def _source(mode: str, T: str, src: str) -> str:
     head, modes = kernels.blocks("index.wgsl")
@@ -28,8 +29,9 @@ def _words(n, shape, dim, o_off, i_off, size, s_off, code, o_str, i_str, s_str, 
     return w
 
 
-def take(x, dim: int, idx, idx_strides, out_shape, exc: type, message: str, negative: bool = False) -> GPUStorage:
-    """out[c] = x[c with c[dim] replaced by idx[c . idx_strides]] for c over out_shape."""
+def take(x, dim: int, idx, idx_strides, out_shape, exc: type, message, op: str, negative: bool = False) -> GPUStorage:
+    """out[c] = x[c with c[dim] replaced by idx[c . idx_strides]] for c over out_shape; a bad index raises
+    exc(message) as from op (message: see Runtime.error_code)."""
     rt = runtime()
     n = int(np.prod(out_shape)) if out_shape else 1
     out = GPUStorage(rt, n * x.dtype.storage_np.itemsize)
@@ -37,14 +39,16 @@ def take(x, dim: int, idx, idx_strides, out_shape, exc: type, message: str, nega
         return out
     T = x.dtype.wgsl
     pipe = rt.pipeline(("take", T), lambda: _source("take", T, ""), "wrrw")
-    code = rt.error_code(exc, message)
+    code = rt.error_code(exc, message, op)
     w = _words(n, out_shape, dim, x._offset, idx._offset, x._shape[dim], 0, code, x._stride, idx_strides, (),
                negative=negative)
     rt.dispatch(pipe, (out.bid, x._storage.bid, idx._storage.bid, rt.err_buffer), w, groups_for(n))
+    if rt.launch_blocking:
+        rt.after_fallible()
     return out
 
 
-def put(out, dim: int, idx, idx_strides, src, src_shape, accumulate: bool, exc: type, message: str) -> None:
+def put(out, dim: int, idx, idx_strides, src, src_shape, accumulate: bool, exc: type, message, op: str) -> None:
     """out[c with c[dim] = idx[c . idx_strides]] (+)= src[c] for c over src_shape; src may be a scalar."""
     rt = runtime()
     n = int(np.prod(src_shape)) if src_shape else 1
@@ -60,7 +64,7 @@ def put(out, dim: int, idx, idx_strides, src, src_shape, accumulate: bool, exc: 
         mode = "put"
     src_expr = ("T(bitcast<f32>(pu(8u)))" if T == "f32" else "T(bitcast<i32>(pu(8u)))") if scalar else "src[r.s]"
     pipe = rt.pipeline(("put", mode, T, scalar), lambda: _source(mode, T, src_expr), "wrrw")
-    code = rt.error_code(exc, message)
+    code = rt.error_code(exc, message, op)
     if scalar:
         bits = f32_bits(float(src)) if T == "f32" else int(src) & 0xFFFFFFFF
         src_buf, s_off, s_str = idx._storage.bid, 0, [0] * len(src_shape)
@@ -69,3 +73,5 @@ def put(out, dim: int, idx, idx_strides, src, src_shape, accumulate: bool, exc: 
     w = _words(n, src_shape, dim, out._offset, idx._offset, out._shape[dim], s_off, code, out._stride, idx_strides,
                s_str, bits)
     rt.dispatch(pipe, (out._storage.bid, src_buf, idx._storage.bid, rt.err_buffer), w, groups_for(n))
+    if rt.launch_blocking:
+        rt.after_fallible()

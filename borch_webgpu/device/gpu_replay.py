@@ -89,4 +89,5 @@ class GraphRuntime:
         self.cmds = []
         self.slots = []
         self.dirty.clear()
-
+        if g.fallible:
+            self.replayed_fallible(g.label)

@@ -14,6 +14,9 @@ onSubmittedWorkDone). Eager work is submitted every EAGER_FLUSH dispatches and a
 
 A region can be captured instead (device/capture.py, device/gpu_replay.py): its dispatches become
 a graph over pinned buffers, replayed later with one JS call.
+
+Kernels that can fail (a bad index) record the failure in an error buffer that comes back with every
+read; device/gpu_errors.py turns it into PyTorch's exception, naming the op and the user's line.
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from collections import OrderedDict
 import numpy as np
 
 from . import _ffi, capture, kernels
+from .gpu_errors import KernelErrors
 from .gpu_replay import GraphRuntime
 
 CMD_BINDGROUP, CMD_DISPATCH, CMD_FREE_BINDGROUP = 1, 2, 3
@@ -44,7 +48,7 @@ class GPUError(RuntimeError):
     pass
 
 
-class Runtime(GraphRuntime):
+class Runtime(GraphRuntime, KernelErrors):
     def __init__(self, js, info: dict):
         self.js = js
         self.adapter = info["info"]
@@ -78,7 +82,7 @@ class Runtime(GraphRuntime):
         self.err_buffer, _ = self.alloc(16)
         self.write(self.err_buffer, 0, np.zeros(4, np.uint32))
         self.live_bytes = self.peak_bytes = 0
-        self.error_codes: dict[int, tuple[type, str]] = {}
+        self._init_errors()
 
     # ---- JS calls (each one is a Python->JS crossing, counted) ---------------------------
     def _call(self, name: str, *args):
@@ -176,11 +180,15 @@ class Runtime(GraphRuntime):
         """Read nbytes back after the work recorded so far (blocks until the GPU is there)."""
         return self.read_later(bid, byte_offset, nbytes, what)()
 
-    def read_later(self, bid: int, byte_offset: int, nbytes: int, what: str):
-        """Start a read now (after the work submitted so far); returns a function that waits for it."""
+    def read_later(self, bid: int, byte_offset: int, nbytes: int, what: str, sync: bool = True):
+        """Start a read now (after the work submitted so far); returns a function that waits for it.
+        sync: a synchronizing operation for the sync debug mode (internal checks pass False)."""
         if capture._active is not None:
             capture._active.cannot(what)
+        if sync and self.sync_debug_mode:
+            self.note_sync(what)
         self.flush()
+        serial = self.fallible
         promise = self._call("read", bid, byte_offset, nbytes, self.err_buffer)
 
         def finish() -> bytes:
@@ -192,34 +200,28 @@ class Runtime(GraphRuntime):
                 if _ffi.is_js_error(err):
                     raise GPUError(f"{what}: reading back from the GPU failed: {err}") from None
                 raise
-            return self._finish_read(_ffi.as_py_bytes(data), nbytes, what)
+            return self._finish_read(_ffi.as_py_bytes(data), nbytes, what, serial)
         return finish
 
     async def read_async(self, bid: int, byte_offset: int, nbytes: int, what: str) -> bytes:
         if capture._active is not None:
             capture._active.cannot(what)
+        if self.sync_debug_mode:
+            self.note_sync(what)
         self.flush()
+        serial = self.fallible
         data = await self._call("read", bid, byte_offset, nbytes, self.err_buffer)
-        return self._finish_read(_ffi.as_py_bytes(data), nbytes, what)
+        return self._finish_read(_ffi.as_py_bytes(data), nbytes, what, serial)
 
-    def error_code(self, exc: type, message: str) -> int:
-        """A code for kernels to record a bad index under; message is formatted with index= and size=."""
-        for c, m in self.error_codes.items():
-            if m == (exc, message):
-                return c
-        code = len(self.error_codes) + 1
-        self.error_codes[code] = (exc, message)
-        return code
-
-    def _finish_read(self, raw: bytes, nbytes: int, what: str) -> bytes:
+    def _finish_read(self, raw: bytes, nbytes: int, what: str, serial: int) -> bytes:
+        """The data of a read; raises what the kernels submitted before it found (device/gpu_errors.py)."""
         if raw[nbytes + 16:nbytes + 20] != b"\0\0\0\0":  # device errors are waiting (js/gpu.js read)
             self.check_errors(what)
+        self.checked = max(self.checked, serial)
         code, bad, size, _ = np.frombuffer(raw[nbytes:nbytes + 16], dtype=np.uint32)
         if code:
             self.write(self.err_buffer, 0, np.zeros(4, np.uint32))
-            exc, msg = self.error_codes.get(int(code), (IndexError, "index out of range"))
-            raise exc(msg.format(index=int(np.int32(np.uint32(bad))), size=int(size)) +
-                      " (found by a GPU kernel; reported at the next read of a value)")
+            raise self.kernel_error(int(code), int(np.int32(np.uint32(bad))), int(size), what)
         return raw[:nbytes]
 
     def check_errors(self, what: str) -> None:
@@ -342,7 +344,8 @@ class Runtime(GraphRuntime):
     def stats(self) -> dict:
         out = json.loads(str(self._call("stats")))
         out.update(pipelines=len(self.pipelines), live_bytes=self.live_bytes, peak_bytes=self.peak_bytes,
-                   pooled_bytes=self.pooled_bytes, graph_bytes=self.graph_bytes, js_calls=_ffi.calls, dispatches_recorded=self.dispatches)
+                   pooled_bytes=self.pooled_bytes, graph_bytes=self.graph_bytes, js_calls=_ffi.calls, dispatches_recorded=self.dispatches,
+                   error_sites=len(self.error_sites), fallible_dispatches=self.fallible)
         return out
 
 

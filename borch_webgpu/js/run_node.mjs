@@ -19,6 +19,7 @@ try {
     onStdout: (t) => process.stdout.write(t),
     onStderr: (t) => process.stderr.write(t),
     dataPath: "/borch_webgpu_data",
+    env: cfg.env || {},
     beforePackages: async (pyodide) => {
       // the data sets: the host's cache folder, mounted read-only-in-practice through NODEFS
       pyodide.FS.mkdirTree("/borch_webgpu_data");

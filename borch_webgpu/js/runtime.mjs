@@ -67,7 +67,9 @@ function streamWriter(cb) {
 
 // opts: { indexURL, wheelURL, onStdout(text), onStderr(text), and optionally loadPyodide,
 //         packages (default: numpy and the wheel), beforePackages(pyodide), dataURL (default: the
-//         data/ folder next to pyodide/), dataPath (a folder in Pyodide's file system instead) }
+//         data/ folder next to pyodide/), dataPath (a folder in Pyodide's file system instead),
+//         env (variables set in Python's os.environ before the device starts, e.g.
+//         { BORCH_WEBGPU_LAUNCH_BLOCKING: "1" }) }
 export async function boot(opts) {
   const t0 = performance.now();
   let loadPyodide = opts.loadPyodide;
@@ -76,6 +78,10 @@ export async function boot(opts) {
   const tPyodide = performance.now();
   if (opts.onStdout) pyodide.setStdout(streamWriter(opts.onStdout));
   if (opts.onStderr) pyodide.setStderr(streamWriter(opts.onStderr));
+  if (opts.env && Object.keys(opts.env).length) {
+    pyodide.globals.set("_borch_env", pyodide.toPy(opts.env));
+    pyodide.runPython("import os; os.environ.update(_borch_env); del _borch_env");
+  }
   if (opts.beforePackages) await opts.beforePackages(pyodide);
   await pyodide.loadPackage(opts.packages || ["numpy", opts.wheelURL], { messageCallback: () => {}, errorCallback: (m) => opts.onStderr && opts.onStderr(m + "\n") });
   const tPackages = performance.now();

@@ -3,8 +3,9 @@
 ``device_check(ok, exc, message)`` raises ``exc(message)`` unless every element of the bool tensor
 ``ok`` is True. On the cpu device that happens at once; on WebGPU the check is a one-element read by
 the indexing kernel at index ``int(not ok.all())``, which records the error on the GPU, and the
-runtime raises it at the next read of any value (as CUDA's device-side asserts do, with PyTorch's
-exception type and message). Nothing waits for the GPU.
+runtime raises it at the next read of any value, at ``torch.webgpu.synchronize()``, or by the end of the
+enclosing ``torch.scope()`` at the latest (as CUDA's device-side asserts do, with PyTorch's exception
+type and message, naming the op and the user's line). Nothing else waits for the GPU.
 """
 from __future__ import annotations
 

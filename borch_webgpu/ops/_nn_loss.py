@@ -148,11 +148,11 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
 
 
 # ---- negative log-likelihood -----------------------------------------------------------------------------
-def _pick(x: Tensor, idx: Tensor) -> Tensor:
+def _pick(x: Tensor, idx: Tensor, op: str) -> Tensor:
     """x[n, idx[n, 0, *], *] for x (N, C, *) and idx (N, 1, *): a gather whose bad indices raise
-    PyTorch's ``IndexError: Target 5 is out of bounds.`` (on WebGPU at the next read)."""
+    PyTorch's ``IndexError: Target 5 is out of bounds.`` as from op (on WebGPU: device/gpu_errors.py)."""
     from .indexing import _take
-    out = _take(x, 1, idx, idx._stride, tuple(idx.shape), IndexError, "Target {index} is out of bounds.")
+    out = _take(x, 1, idx, idx._stride, tuple(idx.shape), IndexError, "Target {index} is out of bounds.", op=op)
 
     def back(g):
         from .creation import zeros
@@ -192,14 +192,14 @@ def _not_differentiable(fn: str, **named) -> None:
                                "input cannot have requires_grad True.")
 
 
-def _nll(input: Tensor, target: Tensor, weight, ignore_index: int, reduction: str) -> Tensor:
+def _nll(input: Tensor, target: Tensor, weight, ignore_index: int, reduction: str, op: str = "nll_loss") -> Tensor:
     from .elementwise import where
     _not_differentiable("nll_loss_forward" if input.dim() <= 2 else "nll_loss2d_forward", weight=weight)
     x, t = input, target
     if input.dim() == 1:  # unbatched (C,) with a 0-d (or one-element) target
         x, t = input.unsqueeze(0), target.reshape(1)
     safe = where(t == ignore_index, 0, t)
-    picked = _pick(x, safe.unsqueeze(1).contiguous()).squeeze(1)
+    picked = _pick(x, safe.unsqueeze(1).contiguous(), op).squeeze(1)
     keep = (t != ignore_index).to(x.dtype)
     w = keep if weight is None else weight.index_select(0, safe.reshape(-1)).reshape(t.shape) * keep
     loss = -picked * w
@@ -279,11 +279,11 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
             raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
         _check_nll(input, target, weight)
         logp = log_softmax(input, class_dim)
-        nll = _nll(logp, target, weight, ignore_index, reduction)
+        nll = _nll(logp, target, weight, ignore_index, reduction, "cross_entropy")
         return (1 - label_smoothing) * nll + _smooth_term(logp, target, weight, ignore_index, reduction, class_dim) \
             * (label_smoothing / c)
     _check_nll(input, target, weight)
-    return _nll(log_softmax(input, class_dim), target, weight, ignore_index, reduction)
+    return _nll(log_softmax(input, class_dim), target, weight, ignore_index, reduction, "cross_entropy")
 
 
 def _smooth_term(logp: Tensor, target: Tensor, weight, ignore_index: int, reduction: str, class_dim: int) -> Tensor:
@@ -309,14 +309,14 @@ def _smooth_term(logp: Tensor, target: Tensor, weight, ignore_index: int, reduct
 
 
 # ---- binary cross-entropy --------------------------------------------------------------------------------
-def _assert_all(bad: Tensor, exc: type, msg: str) -> None:
-    """Raise ``exc(msg)`` if any element of the bool tensor ``bad`` is True: at once on the cpu device, at
-    the next read of a value on WebGPU (a 0/1 index into a one-element probe, checked by the take kernel)."""
+def _assert_all(bad: Tensor, exc: type, msg: str, op: str) -> None:
+    """Raise ``exc(msg)`` as from op if any element of the bool tensor ``bad`` is True: at once on the cpu
+    device, as a kernel error on WebGPU (a 0/1 index into a one-element probe, checked by the take kernel)."""
     from .creation import zeros
     from .indexing import _take
     idx = bad.reshape(-1).to(_dtype.int32).contiguous()
     probe = zeros(1, dtype=_dtype.int32, device=bad.device)
-    _take(probe, 0, idx, (1,), (idx.shape[0],), exc, msg)
+    _take(probe, 0, idx, (1,), (idx.shape[0],), exc, msg, op=op)
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None,
@@ -332,7 +332,7 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         weight = weight.expand(broadcast_shapes(tuple(target.shape), tuple(weight.shape)))
     if input.numel():
         _assert_all(~((input.detach() >= 0) & (input.detach() <= 1)), RuntimeError,
-                    "all elements of input should be between 0 and 1")
+                    "all elements of input should be between 0 and 1", "binary_cross_entropy")
     with autograd.no_grad():
         x, t = input.detach(), target.detach()
         loss = (t - 1) * (-x).log1p().clamp(min=-100.0) - t * x.log().clamp(min=-100.0)

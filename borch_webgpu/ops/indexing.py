@@ -1,10 +1,12 @@
 """Indexing along dims: gather, scatter, scatter_add, index_select, index_add, masked_fill,
-masked_select, nonzero, take, tril, triu (``x[key]`` and ``x[key] = v`` are in subscript.py).
+masked_select, nonzero, tril, triu (``x[key]``, ``x[key] = v`` and take are in subscript.py).
 
 Advanced indexing is reduced to one primitive pair: ``take`` (read at a tensor of storage
 offsets) and ``put`` (write or accumulate at them), both kernels in wgsl/index.wgsl. Bad indices
-given as Python ints or lists raise at once; bad indices inside a WebGPU tensor are found by the
-kernel and raised at the next read of a value (the CPU device raises at once)."""
+given as Python ints or lists raise at once; the cpu device raises at once; bad indices inside a
+WebGPU tensor are found by the kernel and raised with the same exception and message, naming the
+op and the user's line, at the next read of a value or the end of the enclosing ``scope()`` at the
+latest (at once with launch blocking: see ``torch.webgpu.set_launch_blocking``)."""
 from __future__ import annotations
 
 import builtins
@@ -12,11 +14,12 @@ import builtins
 import numpy as np
 
 from .. import _dtype, autograd
+from ..device.gpu_errors import entry_function
 from ..tensor import Tensor, _wrap_dim
 from ._registry import OpDef, api, methods, register
 
 __all__ = ["gather", "scatter", "scatter_add", "index_select", "index_add", "masked_fill",
-           "masked_select", "nonzero", "take", "tril", "triu", "argwhere"]
+           "masked_select", "nonzero", "tril", "triu", "argwhere"]
 
 for _n in ("getitem", "setitem", "gather", "scatter", "index_select", "masked_fill", "masked_select", "nonzero",
            "tril", "triu"):
@@ -34,28 +37,33 @@ def _int_index(op: str, idx: Tensor) -> Tensor:
     return idx
 
 
-def _np_check(op: str, idx: np.ndarray, size: int, exc: type, msg: str, negative: bool = True) -> None:
+def _np_check(op: str, idx: np.ndarray, size: int, exc: type, msg, negative: bool = True) -> None:
     if idx.size:
         bad = idx[((idx < -size) if negative else (idx < 0)) | (idx >= size)]
         if bad.size:
-            raise exc(msg.format(index=int(bad.reshape(-1)[0]), size=size))
+            i = int(bad.reshape(-1)[0])
+            raise exc(msg(i, size) if callable(msg) else msg.format(index=i, size=size))
 
 
-def _take(x: Tensor, dim: int, idx: Tensor, idx_strides, out_shape, exc: type, msg: str,
-          negative: bool = False) -> Tensor:
+def _take(x: Tensor, dim: int, idx: Tensor, idx_strides, out_shape, exc: type, msg, negative: bool = False, *,
+          op: str | None = None) -> Tensor:
     """out[c] = x[c with c[dim] := idx at c] (no autograd). idx_strides: idx's stride per out dim;
-    negative: whether negative indices count from the end (else they are errors, as in gather)."""
+    negative: whether negative indices count from the end (else they are errors, as in gather).
+    A bad index raises exc(msg) (msg: formatted with index= and size=, or a module-level function of
+    (index, size)) as from op (default: the borch_webgpu function the user called)."""
+    if op is None:
+        op = entry_function()
     out_shape = tuple(out_shape)
     if x.device.type == "webgpu":
         from ..device import gpu_index
-        storage = gpu_index.take(x, dim, idx, idx_strides, out_shape, exc, msg, negative)
+        storage = gpu_index.take(x, dim, idx, idx_strides, out_shape, exc, msg, op, negative)
         return Tensor._make(storage, out_shape, x.dtype, x.device)
     b = x._backend()
     xv = b.view(x)
     iv = np.lib.stride_tricks.as_strided(idx._storage.array[idx._offset:], shape=out_shape,
                                          strides=tuple(s * 4 for s in idx_strides)).astype(np.int64)
     size = x._shape[dim]
-    _np_check("take", iv, size, exc, msg, negative)
+    _np_check(op, iv, size, exc, msg, negative)
     iv = np.where(iv < 0, iv + size, iv)
     # gather along dim: other dims of out index x directly
     grids = np.meshgrid(*[np.arange(s) for s in out_shape], indexing="ij") if out_shape else []
@@ -69,14 +77,17 @@ def _take(x: Tensor, dim: int, idx: Tensor, idx_strides, out_shape, exc: type, m
 
 
 def _put(out: Tensor, dim: int, idx: Tensor, idx_strides, src, src_shape, accumulate: bool, exc: type,
-         msg: str) -> None:
-    """out[c with c[dim] := idx at c] (+)= src[c] for c over src_shape, in place (no autograd)."""
+         msg, *, op: str | None = None) -> None:
+    """out[c with c[dim] := idx at c] (+)= src[c] for c over src_shape, in place (no autograd); bad indices
+    raise as in :func:`_take`."""
+    if op is None:
+        op = entry_function()
     src_shape = tuple(src_shape)
     if isinstance(src, Tensor) and src.dtype is not out.dtype:
         src = src.to(out.dtype)
     if out.device.type == "webgpu":
         from ..device import gpu_index
-        gpu_index.put(out, dim, idx, idx_strides, src, src_shape, accumulate, exc, msg)
+        gpu_index.put(out, dim, idx, idx_strides, src, src_shape, accumulate, exc, msg, op)
         out._bump_version()
         return
     b = out._backend()
@@ -84,7 +95,7 @@ def _put(out: Tensor, dim: int, idx: Tensor, idx_strides, src, src_shape, accumu
     iv = np.lib.stride_tricks.as_strided(idx._storage.array[idx._offset:], shape=src_shape,
                                          strides=tuple(s * 4 for s in idx_strides)).astype(np.int64)
     size = out._shape[dim]
-    _np_check("put", iv, size, exc, msg, False)
+    _np_check(op, iv, size, exc, msg, False)
     iv = np.where(iv < 0, iv + size, iv)
     if isinstance(src, Tensor):
         sv = np.lib.stride_tricks.as_strided(b.view(src), shape=src_shape,
@@ -143,9 +154,10 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
     if x.dim() == 0:
         x = x.reshape(1)
         idx1 = idx.reshape(1)
-        out = _take(x, 0, idx1, idx1._stride, (1,), RuntimeError, _OOB.replace("{dim}", str(d))).reshape(idx._shape)
+        out = _take(x, 0, idx1, idx1._stride, (1,), RuntimeError, _OOB.replace("{dim}", str(d)),
+                    op="gather").reshape(idx._shape)
     else:
-        out = _take(x, d, idx, idx._stride, idx._shape, RuntimeError, _OOB.replace("{dim}", str(d)))
+        out = _take(x, d, idx, idx._stride, idx._shape, RuntimeError, _OOB.replace("{dim}", str(d)), op="gather")
     x_shape = input._shape
     autograd.record("GatherBackward0", [input, None], [out],
                     lambda g: (_zeros_like_shape(g, x_shape).scatter_add(d, index, g), None))
@@ -177,7 +189,7 @@ def _scatter(op: str, input: Tensor, dim: int, index: Tensor, src, accumulate: b
         tgt = out if out.dim() else out.reshape(1)
         i2 = idx if idx.dim() else idx.reshape(1)
         s2 = src if not isinstance(src, Tensor) or src.dim() else src.reshape(1)
-        _put(tgt, d, i2, i2._stride, s2, i2._shape, accumulate, RuntimeError, _OOB.replace("{dim}", str(d)))
+        _put(tgt, d, i2, i2._stride, s2, i2._shape, accumulate, RuntimeError, _OOB.replace("{dim}", str(d)), op=op)
     return out
 
 
@@ -211,6 +223,23 @@ def scatter_add(input: Tensor, dim: int, index: Tensor, src: Tensor) -> Tensor:
     return out
 
 
+_SELF_OOB = "index out of range in self"
+
+
+def _index_select(op: str, x: Tensor, d: int, idx: Tensor) -> Tensor:
+    """The slices of x along d at the 1-D (or 0-d) idx, without autograd; a bad index raises PyTorch's
+    ``IndexError: index out of range in self`` as from op (index_select, embedding), or for dim 1 of a
+    tensor of 2 or more dims the RuntimeError of PyTorch's CPU fast path for that case."""
+    if x.dim() == 0:
+        return _take(x.reshape(1), 0, idx.reshape(-1), (idx._stride[0] if idx.dim() else 0,), (idx.numel(),),
+                     IndexError, _SELF_OOB, op=op).reshape(idx._shape)
+    shape = list(x._shape)
+    shape[d] = idx.numel()
+    exc, msg = (RuntimeError, "INDICES element is out of DATA bounds, id={index} axis_dim={size}") \
+        if d == 1 and x.dim() > 1 else (IndexError, _SELF_OOB)
+    return _take(x, d, idx, _strides_for(shape, d, idx), shape, exc, msg, op=op)
+
+
 def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     """The slices of ``input`` along ``dim`` at the positions in the 1-D ``index``."""
     if index.dtype.category != 1:
@@ -219,13 +248,7 @@ def index_select(input: Tensor, dim: int, index: Tensor) -> Tensor:
     if idx.dim() > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     d = _wrap_dim(dim, builtins.max(x.dim(), 1), "index_select") if x.dim() else 0
-    if x.dim() == 0:
-        out = _take(x.reshape(1), 0, idx.reshape(-1), (idx._stride[0] if idx.dim() else 0,), (idx.numel(),),
-                    IndexError, "index out of range in self").reshape(idx._shape)
-    else:
-        shape = list(x._shape)
-        shape[d] = idx.numel()
-        out = _take(x, d, idx, _strides_for(shape, d, idx), shape, IndexError, "index out of range in self")
+    out = _index_select("index_select", x, d, idx)
     x_shape = input._shape
     autograd.record("IndexSelectBackward0", [input, None], [out],
                     lambda g: (_zeros_like_shape(g, x_shape).index_add(d, index, g), None))
@@ -246,14 +269,18 @@ def index_add(input: Tensor, dim: int, index: Tensor, source: Tensor, *, alpha=1
     if x.dim() and (source._shape[d] if source.dim() else 1) != idx.numel():
         raise RuntimeError(f"index_add_(): Number of indices ({idx.numel()}) should be equal to source.size(dim) "
                            f"({source._shape[d] if source.dim() else 1})")
+    if x.dim() > 1 and d in (0, x.dim() - 1) and alpha == 1 and idx.dtype is _dtype.int64:
+        # PyTorch's CPU index_add goes through scatter_add here, and raises scatter_add's error
+        exc, msg = RuntimeError, _OOB.replace("{dim}", str(d))
+    else:
+        exc, msg = IndexError, _SELF_OOB
     src = source * alpha if alpha != 1 else source
     out = x.detach().clone()
     if idx.numel():
         tgt = out if out.dim() else out.reshape(1)
         s2 = src.detach() if src.dim() else src.detach().reshape(1)
         i2 = idx.reshape(-1)
-        _put(tgt, d, i2, _strides_for(s2._shape, d, i2), s2, s2._shape, True, RuntimeError,
-             "index_add_(): index {index} is out of bounds for dimension with size {size}")
+        _put(tgt, d, i2, _strides_for(s2._shape, d, i2), s2, s2._shape, True, exc, msg, op="index_add")
     autograd.record("IndexAddBackward0", [input, None, source], [out],
                     lambda g: (g, None, g.index_select(d, index) * alpha if alpha != 1 else g.index_select(d, index)))
     return out
@@ -324,11 +351,6 @@ def masked_select(input: Tensor, mask: Tensor) -> Tensor:
     return x[m]
 
 
-def take(input: Tensor, index: Tensor) -> Tensor:
-    """``input`` treated as 1-D, read at ``index``."""
-    return input.reshape(-1)[index]
-
-
 def _tri(op: str, input: Tensor, diagonal: int, lower: bool) -> Tensor:
     from .creation import arange
     from .elementwise import where
@@ -373,7 +395,7 @@ def select_backward(g: Tensor, in_shape, d: int, index: int) -> Tensor:
 
 # ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
 methods(("gather", gather), ("index_select", index_select), ("masked_select", masked_select), ("nonzero", nonzero),
-        ("argwhere", argwhere), ("take", take))
+        ("argwhere", argwhere))
 methods(("scatter", scatter), ("scatter_add", scatter_add), ("index_add", index_add), ("masked_fill", masked_fill),
         ("tril", tril), ("triu", triu), inplace=True)
 # the backward of views.slice_dim and views.select (the views sit below this module)

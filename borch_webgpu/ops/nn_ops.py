@@ -4,6 +4,7 @@ _nn_attention.py, losses in _nn_loss.py (nn/functional.py gathers them). One OpD
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import math
 
 from .. import _dtype, autograd
@@ -204,7 +205,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
     if max_norm is not None:
         _renorm_rows(weight, idx, float(max_norm), float(norm_type))
     dim = weight.shape[1]
-    out = weight.detach().index_select(0, idx).reshape(tuple(input.shape) + (dim,))
+    from .indexing import _index_select
+    out = _index_select("embedding", weight.detach(), 0, idx).reshape(tuple(input.shape) + (dim,))
 
     def back(g):
         from .creation import ones, zeros
@@ -224,15 +226,31 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None, max
 
 def _renorm_rows(weight: Tensor, idx: Tensor, max_norm: float, norm_type: float) -> None:
     """Scale (in place, no autograd) the rows of weight used by idx whose norm exceeds max_norm."""
-    from .creation import ones, zeros
+    from .creation import zeros
     from .elementwise import where
+    from .indexing import _put
     from .memory import assign
     with autograd.no_grad():
         w = weight.detach()
-        used = zeros(w.shape[0], device=w.device).index_add(0, idx, ones(idx.shape[0], device=w.device)) > 0
+        used = zeros(w.shape[0], device=w.device)
+        _put(used, 0, idx, idx._stride, 1.0, tuple(idx.shape), False, IndexError, _RenormMessage(tuple(w.shape)),
+             op="embedding")
+        used = used > 0
         norms = w.reshape(w.shape[0], -1).norm(p=norm_type, dim=1)
         scale = where(used & (norms > max_norm), max_norm / (norms + 1e-7), 1.0)
         assign(w, w * scale.reshape((-1,) + (1,) * (w.dim() - 1)))
+
+
+@dataclasses.dataclass(frozen=True)
+class _RenormMessage:
+    """PyTorch's errors for a bad index of embedding(max_norm=...): its renorm selects each row (a
+    negative index in range passes there, and fails in the lookup after it)."""
+    shape: tuple
+
+    def __call__(self, index: int, size: int) -> str:
+        if -size <= index < 0:
+            return "index out of range in self"
+        return f"select(): index {index} out of range for tensor of size {list(self.shape)} at dimension 0"
 
 
 def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
@@ -264,8 +282,11 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         raise RuntimeError("Class values must be smaller than num_classes.")
     out = zeros(tuple(tensor.shape) + (num_classes,), dtype=_dtype.int64, device=tensor.device)
     idx = tensor.reshape(tuple(tensor.shape) + (1,)).contiguous()
-    # a bad value inside a WebGPU tensor is found by the kernel and raised at the next read
-    _put(out, out.dim() - 1, idx, idx._stride, 1, idx.shape, False, RuntimeError,
-         "one_hot: class value {index} is out of range: Class values must be non-negative and smaller than "
-         "num_classes ({size}).")
+    # a bad value inside a WebGPU tensor is found by the kernel (device/gpu_errors.py says when it is raised)
+    _put(out, out.dim() - 1, idx, idx._stride, 1, idx.shape, False, RuntimeError, _one_hot_message, op="one_hot")
     return out
+
+
+def _one_hot_message(index: int, size: int) -> str:
+    """PyTorch's one_hot errors (on the cpu device they come from the checks above)."""
+    return "Class values must be non-negative." if index < 0 else "Class values must be smaller than num_classes."

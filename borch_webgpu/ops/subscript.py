@@ -1,6 +1,6 @@
 """``x[key]`` and ``x[key] = value``: ints, slices, None and ``...`` make views; index tensors,
 lists and bool masks become a tensor of storage offsets read with ``take`` or written with ``put``
-(the primitives of indexing.py); index_put."""
+(the primitives of indexing.py); index_put; torch.take (``x.reshape(-1)[index]``)."""
 from __future__ import annotations
 
 import builtins
@@ -9,11 +9,11 @@ import numbers
 import numpy as np
 
 from .. import _dtype, autograd
-from ._registry import api
+from ._registry import api, methods
 from ..tensor import Tensor
 from .indexing import (_flat_storage_view, _int_index, _np_check, _put, _take, _zeros_like_shape, nonzero)
 
-__all__ = ["getitem", "setitem", "index_put", "index_put_"]
+__all__ = ["getitem", "setitem", "index_put", "index_put_", "take"]
 
 
 # ---- x[key] -------------------------------------------------------------------------------------------------
@@ -123,8 +123,7 @@ def _basic(x: Tensor, items):
             else:
                 _int_index("index", t)
                 if not isinstance(k, Tensor):
-                    _np_check("index", np.asarray(k), cur._shape[d], IndexError,
-                              "index {index} is out of bounds for dimension " + str(d) + " with size {size}")
+                    _np_check("index", np.asarray(k), cur._shape[d], IndexError, _adv_message(len(adv)))
                 adv.append((d, t))
                 d += 1
     return cur, adv
@@ -174,30 +173,35 @@ def _offsets(v: Tensor, adv, strides, base_offset: int):
     return total, tuple(out_shape)
 
 
-def _check_adv_gpu(v: Tensor, adv) -> None:
-    """Make the take kernel check each index tensor against its own dim size (reported at the next read)."""
+def _adv_message(k: int) -> str:
+    """PyTorch's message for a bad value in the k-th index tensor (it counts index tensors, not dims)."""
+    return "index {index} is out of bounds for dimension " + str(k) + " with size {size}"
+
+
+def _check_adv(v: Tensor, adv, op: str, msg=None) -> None:
+    """Check each index tensor against its dim: at once on the cpu device; on WebGPU the take kernel
+    checks it against a probe of the dim's size (device/gpu_errors.py says when it raises)."""
     from .creation import zeros
-    for d, t in adv:
-        if t.numel():
-            size = v._shape[d]
+    for k, (d, t) in enumerate(adv):
+        size = v._shape[d]
+        m = _adv_message(k) if msg is None else msg
+        if v.device.type != "webgpu":
+            _np_check(op, t._host("indexing"), size, IndexError, m)
+        elif t.numel():
             probe = zeros(size if size else 1, dtype=_dtype.int32, device=v.device)
             if size == 0:
                 probe = probe.narrow(0, 0, 0)
-            _take(probe, 0, t.reshape(-1), (t.reshape(-1)._stride[0],), (t.numel(),), IndexError,
-                  "index {index} is out of bounds for dimension " + str(d) + " with size {size}", negative=True)
-
-
-def _check_adv(v: Tensor, adv) -> None:
-    for d, t in adv:
-        if v.device.type == "webgpu":
-            _check_adv_gpu(v, [(d, t)])
-        else:
-            _np_check("index", t._host("indexing"), v._shape[d], IndexError,
-                      "index {index} is out of bounds for dimension " + str(d) + " with size {size}")
+            _take(probe, 0, t.reshape(-1), (t.reshape(-1)._stride[0],), (t.numel(),), IndexError, m, negative=True,
+                  op=op)
 
 
 def getitem(x: Tensor, key) -> Tensor:
     """``x[key]``: a view for ints, slices, None and ``...``; a copy for index tensors, lists and masks."""
+    return _getitem(x, key, "__getitem__")
+
+
+def _getitem(x: Tensor, key, op: str, msg=None) -> Tensor:
+    """x[key] whose bad indices raise as from op (msg: instead of PyTorch's message for x[key])."""
     items = _expand_key(x, key)
     v, adv = _basic(x, items)
     if not adv:
@@ -205,12 +209,12 @@ def getitem(x: Tensor, key) -> Tensor:
             from .views import _alias
             return _alias(x)
         return v
-    _check_adv(v, adv)
+    _check_adv(v, adv, op, msg)
     offs, out_shape = _offsets(v, adv, v._stride, v._offset)
     flat = _flat_storage_view(v)
     offs = offs.contiguous().int() if offs.dtype is not _dtype.int32 else offs.contiguous()
     out = _take(flat, 0, offs.reshape(-1), (1,), (offs.numel(),), IndexError,
-                "index {index} is out of bounds for storage of size {size}").reshape(out_shape)
+                "index {index} is out of bounds for storage of size {size}", op=op).reshape(out_shape)
     from ..device.gpu_backend import contiguous_strides
     if autograd.graph.needs_grad(v):
         coffs, _ = _offsets(v, adv, contiguous_strides(v._shape), 0)
@@ -229,7 +233,7 @@ def _index_put_flat(base: Tensor, flat_offsets: Tensor, values: Tensor, accumula
     out = base.detach().contiguous().clone()
     flat = out.reshape(-1)
     _put(flat, 0, flat_offsets, flat_offsets._stride, values.detach(), values._shape, accumulate, IndexError,
-         "index {index} is out of bounds for dimension 0 with size {size}")
+         "index {index} is out of bounds for dimension 0 with size {size}", op="index_put_")
 
     def back(g):
         gflat = g.reshape(-1)
@@ -241,7 +245,7 @@ def _index_put_flat(base: Tensor, flat_offsets: Tensor, values: Tensor, accumula
 
 def _take_flat(flat: Tensor, offsets: Tensor) -> Tensor:
     out = _take(flat.contiguous(), 0, offsets, offsets._stride, offsets._shape, IndexError,
-                "index {index} is out of bounds for dimension 0 with size {size}")
+                "index {index} is out of bounds for dimension 0 with size {size}", op="__getitem__")
     autograd.record("TakeBackward0", [flat], [out],
                     lambda g: (_index_put_flat(_zeros_like_shape(g, flat._shape), offsets, g, True),))
     return out
@@ -250,6 +254,10 @@ def _take_flat(flat: Tensor, offsets: Tensor) -> Tensor:
 # ---- x[key] = value --------------------------------------------------------------------------------------------
 def setitem(x: Tensor, key, value) -> None:
     """``x[key] = value`` (value: a number or a tensor broadcastable to ``x[key]``)."""
+    _setitem(x, key, value, "__setitem__")
+
+
+def _setitem(x: Tensor, key, value, op: str) -> None:
     from .creation import full
     from .memory import assign, check_leaf_write, inplace
     from .views import expand
@@ -270,7 +278,7 @@ def setitem(x: Tensor, key, value) -> None:
             return
         assign(v, value)
         return
-    _check_adv(v, adv)
+    _check_adv(v, adv, op)
     offs, out_shape = _offsets(v, adv, v._stride, v._offset)
     offs = offs.contiguous().int().reshape(-1)
     if isinstance(value, Tensor):
@@ -285,7 +293,7 @@ def setitem(x: Tensor, key, value) -> None:
         inplace("__setitem__", lambda old, val: _index_put_flat(old, coffs, val, False), v, vals)
         return
     _put(_flat_storage_view(v), 0, offs, offs._stride, vals, vals._shape, False, IndexError,
-         "index {index} is out of bounds for storage of size {size}")
+         "index {index} is out of bounds for storage of size {size}", op=op)
 
 
 def _check_value_shape(value: Tensor, tshape) -> Tensor:
@@ -310,12 +318,12 @@ def index_put_(input: Tensor, indices, values: Tensor, accumulate: bool = False)
     from .memory import check_leaf_write
     check_leaf_write("index_put_", input)
     if not accumulate:
-        setitem(input, tuple(indices), values)
+        _setitem(input, tuple(indices), values, "index_put_")
         return input
     from .views import expand
     items = _expand_key(input, tuple(indices))
     v, adv = _basic(input, items)
-    _check_adv(v, adv)
+    _check_adv(v, adv, "index_put_")
     from ..device.gpu_backend import contiguous_strides
     coffs, out_shape = _offsets(v, adv, contiguous_strides(v._shape), 0)
     coffs = coffs.contiguous().int().reshape(-1)
@@ -325,8 +333,15 @@ def index_put_(input: Tensor, indices, values: Tensor, accumulate: bool = False)
     return input
 
 
+def take(input: Tensor, index: Tensor) -> Tensor:
+    """``input`` treated as 1-D, read at ``index`` (negative indices count from the end)."""
+    return _getitem(input.reshape(-1), index, "take",
+                    "out of range: tried to access index {index} on a tensor of {size} elements.")
+
+
 # ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
 api("__getitem__", method=getitem)
 api("__setitem__", method=setitem)
 api("index_put", index_put)
 api("index_put_", method=index_put_)
+methods(("take", take))

@@ -1,8 +1,10 @@
 // Indexing kernels: `take` (out[c] = x[..., idx[c], ...]: gather, index_select, advanced
 // indexing) and `put` (out[..., idx[c], ...] = src[c], or += for scatter_add, index_add and
 // index_put with accumulate). An index outside [-size, size) is not read or written: the first
-// one is recorded in the error buffer `err`, which the runtime checks at the next readback and
-// raises as IndexError (like CUDA's asynchronous device asserts, but with the op and values).
+// one is recorded in the error buffer `err` under the dispatch's error code (word 7), which names
+// the exception, PyTorch's message, the op and the user's line; the runtime raises it at the next
+// readback or the end of the enclosing scope() (device/gpu_errors.py; like CUDA's asynchronous
+// device asserts, but with the op, the line and the values).
 //
 // Uniform words: 0 n, 1 rank, 2 dim, 3 x/out offset, 4 idx offset, 5 size along dim, 6 src offset,
 // 7 error code, 8 scalar value bits, 9 negative indices count from the end (1) or are errors (0),

@@ -1,13 +1,14 @@
 // The page side of web/js/worker.mjs: start Python in a worker, run code, stream its output,
 // interrupt it (Stop) through Pyodide's interrupt buffer, or restart the worker.
 //
-//   const py = new PyWorker({ onStdout, onStderr, onLog, siteRoot });
+//   const py = new PyWorker({ onStdout, onStderr, onLog, siteRoot, env });   // env: os.environ additions
 //   const { gpu, timings } = await py.ready;
 //   const { exitCode, stats } = await py.run(code);       // or py.cell(code, name, ns)
 //   py.interrupt();                                        // KeyboardInterrupt in the running code
 export class PyWorker {
-  constructor({ onStdout = () => {}, onStderr = () => {}, onLog = () => {}, siteRoot } = {}) {
+  constructor({ onStdout = () => {}, onStderr = () => {}, onLog = () => {}, siteRoot, env = {} } = {}) {
     this.handlers = { onStdout, onStderr, onLog };
+    this.env = env;
     this.siteRoot = siteRoot || new URL("../", import.meta.url).href;
     this.pending = new Map();
     this.nextId = 1;
@@ -29,6 +30,7 @@ export class PyWorker {
         indexURL: new URL("pyodide/", this.siteRoot).href,
         wheelURL: new URL("wheels/" + site.wheel, this.siteRoot).href,
         interrupt: this.interruptBuffer,
+        env: this.env,
       });
     }, (e) => this._readyReject(e));
   }

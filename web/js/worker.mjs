@@ -1,6 +1,6 @@
 // A dedicated Web Worker that owns Pyodide and the GPU device, so that a page never freezes while
 // Python runs. Talks to web/js/client.mjs with messages:
-//   in:  {type:"boot", indexURL, wheelURL, interrupt: SharedArrayBuffer|null}
+//   in:  {type:"boot", indexURL, wheelURL, interrupt: SharedArrayBuffer|null, env: {NAME: value}}
 //        {type:"run", id, code, filename}          run a file as __main__ (the playground)
 //        {type:"cell", id, code, name, ns}          run a cell in a shared namespace (lessons)
 //        {type:"stats", id}                         the device's counters
@@ -27,7 +27,7 @@ self.onmessage = async (ev) => {
   if (m.type === "boot") {
     try {
       rt = await boot({
-        indexURL: m.indexURL, wheelURL: m.wheelURL,
+        indexURL: m.indexURL, wheelURL: m.wheelURL, env: m.env || {},
         onStdout: (text) => post({ type: "stdout", text }),
         onStderr: (text) => post({ type: "stderr", text }),
       });

@@ -34,7 +34,10 @@ state.plot = plot;
 const setStatus = (text, cls = "") => { statusEl.textContent = text; statusEl.className = `pg-status ${cls}`; };
 
 // ---- Python in a worker -------------------------------------------------------------------------
+// ?launch_blocking=1: each op that can fail (a bad index) waits for the GPU and raises at its own line
+const launchBlocking = new URLSearchParams(location.search).get("launch_blocking") === "1";
 const py = new PyWorker({
+  env: launchBlocking ? { BORCH_WEBGPU_LAUNCH_BLOCKING: "1" } : {},
   onStdout: (t) => out.write("stdout", t),
   onStderr: (t) => out.write("stderr", t),
   onLog: (name, step, value) => {

@@ -1,0 +1,61 @@
+"""Bad indices that WebGPU kernels find (the index kernels of wgsl/index.wgsl): one line each, run
+with ``torch`` bound to real PyTorch on the cpu device (generate_kernel_errors.py records the
+exception type and message) and to borch_webgpu (replay_kernel_errors.py: the cpu device raises the
+same at once; WebGPU the same message followed by the op and the line, inside the ``try`` around the
+``torch.scope()`` that ran it). Each case: (id, the op our error names, the line). ``dev`` is the
+device tensors are made on."""
+
+CASES = [
+    ("gather", "gather",
+     "torch.arange(6., device=dev).reshape(3, 2).gather(0, torch.tensor([[5, 0]], device=dev))"),
+    ("gather negative", "gather",
+     "torch.zeros(3, 2, device=dev).gather(1, torch.tensor([[0], [-1], [1]], device=dev))"),
+    ("scatter", "scatter", "torch.zeros(3, 2, device=dev).scatter(0, torch.tensor([[5, 0]], device=dev), 1.0)"),
+    ("scatter_add", "scatter_add",
+     "torch.zeros(3, 2, device=dev).scatter_add(0, torch.tensor([[0, 7]], device=dev), torch.ones(1, 2, device=dev))"),
+    ("index_select", "index_select", "torch.zeros(3, 2, device=dev).index_select(0, torch.tensor([0, 3], device=dev))"),
+    ("index_select negative", "index_select",
+     "torch.zeros(3, 2, device=dev).index_select(1, torch.tensor([-1], device=dev))"),
+    ("index_select last of 3 dims", "index_select",
+     "torch.zeros(2, 3, 4, device=dev).index_select(2, torch.tensor([4], device=dev))"),
+    ("index_add dim 0", "index_add",
+     "torch.zeros(3, 2, device=dev).index_add(0, torch.tensor([9], device=dev), torch.ones(1, 2, device=dev))"),
+    ("index_add last dim", "index_add",
+     "torch.zeros(2, 3, device=dev).index_add(1, torch.tensor([-1], device=dev), torch.ones(2, 1, device=dev))"),
+    ("index_add 1-d", "index_add",
+     "torch.zeros(3, device=dev).index_add(0, torch.tensor([9], device=dev), torch.ones(1, device=dev))"),
+    ("index_add middle dim", "index_add",
+     "torch.zeros(2, 3, 4, device=dev).index_add(1, torch.tensor([7], device=dev), torch.ones(2, 1, 4, device=dev))"),
+    ("index_add alpha", "index_add",
+     "torch.zeros(3, 2, device=dev).index_add(0, torch.tensor([9], device=dev), torch.ones(1, 2, device=dev), "
+     "alpha=2)"),
+    ("embedding", "embedding",
+     "torch.nn.functional.embedding(torch.tensor([[1, 7]], device=dev), torch.zeros(3, 2, device=dev))"),
+    ("embedding max_norm", "embedding",
+     "torch.nn.functional.embedding(torch.tensor([4], device=dev), torch.ones(3, 2, device=dev), max_norm=1.0)"),
+    ("embedding max_norm negative", "embedding",
+     "torch.nn.functional.embedding(torch.tensor([-1], device=dev), torch.ones(3, 2, device=dev), max_norm=1.0)"),
+    ("nn.Embedding", "embedding", "torch.nn.Embedding(4, 2).to(dev)(torch.tensor([2, 4], device=dev))"),
+    ("getitem", "__getitem__", "torch.zeros(3, 2, device=dev)[torch.tensor([0, 5], device=dev)]"),
+    ("getitem negative", "__getitem__", "torch.zeros(3, 2, device=dev)[torch.tensor([-4], device=dev)]"),
+    ("getitem second index tensor", "__getitem__",
+     "torch.zeros(2, 3, 4, device=dev)[torch.tensor([0], device=dev), :, torch.tensor([9], device=dev)]"),
+    ("getitem after a slice", "__getitem__", "torch.zeros(2, 3, 4, device=dev)[:, torch.tensor([3], device=dev)]"),
+    ("setitem", "__setitem__", "x = torch.zeros(3, device=dev); x[torch.tensor([1, 3], device=dev)] = 1.0"),
+    ("index_put_", "index_put_",
+     "torch.zeros(3, device=dev).index_put_((torch.tensor([3], device=dev),), torch.tensor(1.0, device=dev))"),
+    ("index_put_ accumulate", "index_put_",
+     "torch.zeros(3, device=dev).index_put_((torch.tensor([-4], device=dev),), torch.tensor(1.0, device=dev), "
+     "accumulate=True)"),
+    ("take", "take", "torch.take(torch.zeros(2, 3, device=dev), torch.tensor([6], device=dev))"),
+    ("nll_loss target", "nll_loss",
+     "torch.nn.functional.nll_loss(torch.zeros(2, 3, device=dev), torch.tensor([0, 3], device=dev))"),
+    ("cross_entropy target", "cross_entropy",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3, device=dev), torch.tensor([0, 5], device=dev))"),
+    ("cross_entropy negative target", "cross_entropy",
+     "torch.nn.functional.cross_entropy(torch.zeros(2, 3, device=dev), torch.tensor([-2, 0], device=dev))"),
+    ("one_hot too large", "one_hot", "torch.nn.functional.one_hot(torch.tensor([0, 3], device=dev), 3)"),
+    ("one_hot negative", "one_hot", "torch.nn.functional.one_hot(torch.tensor([0, -1], device=dev), 3)"),
+    ("binary_cross_entropy range", "binary_cross_entropy",
+     "torch.nn.functional.binary_cross_entropy(torch.tensor([0.5, 1.5], device=dev), torch.ones(2, device=dev))"),
+]
