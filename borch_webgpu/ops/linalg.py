@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 
 import numpy as np
 
@@ -186,8 +187,13 @@ def to_scalar(r: Tensor) -> Tensor:
 
 
 def _out(r: Tensor, out) -> Tensor:
+    """r written into a caller's ``out=`` tensor; the error names the op that called (mm, matmul, ...)."""
     if out is None:
         return r
+    if r.grad_fn is not None:
+        op = sys._getframe(1).f_code.co_name
+        raise RuntimeError(f"{op}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
     from .memory import assign
     if tuple(out._shape) != tuple(r._shape):
         raise RuntimeError(f"out=: expected an out tensor of shape {list(r._shape)}, got {list(out._shape)}")

@@ -117,3 +117,19 @@ def test_a_number_written_through_a_view_of_a_non_leaf():
     b[0][1] = 5.
     (b * b).sum().backward()
     np.testing.assert_array_equal(a.grad.numpy(), [[8., 0., 8.], [8., 8., 8.]])
+
+
+@pytest.mark.parametrize("op,call", [
+    ("mm", lambda a, o: torch.mm(a, a, out=o)),
+    ("matmul", lambda a, o: torch.matmul(a, a, out=o)),
+    ("addmm", lambda a, o: torch.addmm(a, a, a, out=o)),
+    ("bmm", lambda a, o: torch.bmm(a.unsqueeze(0), a.unsqueeze(0), out=o.unsqueeze(0))),
+])
+def test_out_of_a_matrix_product_with_an_input_that_requires_grad_raises(op, call):
+    # torch 2.13: "mm(): functions with out=... arguments don't support automatic differentiation, ..."
+    a, o = torch.ones(2, 2, requires_grad=True), torch.empty(2, 2)
+    with pytest.raises(RuntimeError, match=re.escape(OUT.replace("add()", f"{op}()"))):
+        call(a, o)
+    with torch.no_grad():
+        call(a, o)
+    np.testing.assert_array_equal(o.numpy(), np.full((2, 2), 3. if op == "addmm" else 2., np.float32))
