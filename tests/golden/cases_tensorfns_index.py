@@ -5,19 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cases import Big, bools, case, distinct, golden, ints, tr, uniform
-
-
-def u(shape, low=-3.0, high=3.0):
-    return uniform(shape, low, high)
-
-
-def idx(values):
-    return np.asarray(values, dtype=np.int64)
-
-
-def f(values):
-    return np.asarray(values, dtype=np.float32)
+from cases import Big, bools, case, distinct, golden, ints, tr
+from cases_tensorfns import f, idx, u  # the shared input helpers
 
 
 # ---------------------------------------------------------------- indexing

@@ -4,21 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from cases import SPECIAL, Big, V, bools, case, distinct, golden, ints, tr, uniform
+from cases import SPECIAL, Big, V, bools, case, distinct, golden, ints, tr
+from cases_tensorfns import f, idx, u  # the shared input helpers
 
 NAN, INF = np.nan, np.inf
-
-
-def u(shape, low=-3.0, high=3.0):
-    return uniform(shape, low, high)
-
-
-def idx(values):
-    return np.asarray(values, dtype=np.int64)
-
-
-def f(values):
-    return np.asarray(values, dtype=np.float32)
 
 
 def with_nans(shape, p=0.3):
