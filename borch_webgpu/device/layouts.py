@@ -8,8 +8,8 @@ stored as its bits); runs and tables of runs give accessors with one index per d
 that a captured graph recomputes per replay (``capture.Dyn`` / ``DynWord``) pass through as they
 are. Word 63 is never written (common.wgsl's ``pu(63u)`` is a zero the compiler cannot see).
 
-Families with a layout: elementwise (EW) and reduce (RED). The op blocks in ops_*.wgsl read their
-scalar parameters with ``u_param(j)`` in both.
+Families with a layout: elementwise (EW), reduce (RED) and batch norm (BN). The op blocks in
+ops_*.wgsl read their scalar parameters with ``u_param(j)`` in both.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .capture import SLOT_WORDS, DynWord, f32_word, u32_word
 
-__all__ = ["Field", "Layout", "EW", "RED"]
+__all__ = ["Field", "Layout", "EW", "RED", "BN"]
 
 _MASK = 0xFFFFFFFF  # plain ints are stored modulo 2**32
 
@@ -130,3 +130,11 @@ RED = Layout("reduce",
              Field("param", 8, (4,), "f32"),         # the op's scalars (var's correction, norm's p)
              Field("kept_shape", 12, (12,)), Field("kept_stride", 24, (12,)),
              Field("red_shape", 36, (12,)), Field("red_stride", 48, (12,)))
+
+# wgsl/batchnorm.wgsl: x seen as (batch, channels, spatial), contiguous; running stats and the
+# affine parameters are vectors read at their offsets
+BN = Layout("batchnorm",
+            Field("channels", 0), Field("spatial", 1), Field("batch", 2), Field("numel", 3),
+            Field("x_offset", 4), Field("dy_offset", 5), Field("w_offset", 6), Field("b_offset", 7),
+            Field("rm_offset", 8), Field("rv_offset", 9),
+            Field("eps", 10, kind="f32"), Field("momentum", 11, kind="f32"), Field("unbias", 12, kind="f32"))

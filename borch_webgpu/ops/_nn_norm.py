@@ -10,6 +10,7 @@ import math
 
 from .. import autograd
 from ..tensor import Tensor
+from ._nn_bn import batch_norm_eval, batch_norm_train, fused_ok
 from ._registry import OpDef, register
 
 __all__ = ["batch_norm", "layer_norm", "group_norm", "instance_norm"]
@@ -100,6 +101,11 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     _check_features("bias", bias, c)
     if input.dim() < 2:
         raise ValueError(f"batch_norm: expected an input of at least 2 dims (N, C, *), got shape {tuple(input.shape)}")
+    if fused_ok(input, weight, bias, running_mean, running_var) and isinstance(momentum, (int, float)):
+        # two kernels each way (ops/_nn_bn.py); a bad momentum gets the composite's TypeError below
+        if training:
+            return batch_norm_train(input, running_mean, running_var, weight, bias, momentum, eps)
+        return batch_norm_eval(input, running_mean, running_var, weight, bias, eps)
     shape = _channel_shape(input)
     if training:
         dims = [0] + list(range(2, input.dim()))

@@ -1,0 +1,140 @@
+"""Batch normalisation on the ``webgpu`` device: the dispatches of wgsl/batchnorm.wgsl (statistics
+with the running-stat update, apply, evaluation-mode apply, and the two backward kernels), packed
+with device/layouts.py's BN. ops/_nn_bn.py calls these; x and dy are contiguous (NB, C, S) views
+(any element offset), the per-channel vectors (weight, bias, running stats) contiguous 1-D views.
+
+Pipeline keys: (family, mode, dtype, flags); the flags are which optional operands exist (running
+statistics, weight, bias) and whether a relu follows (fused into apply and into both backward
+kernels, which then mask dy by the output).
+"""
+from __future__ import annotations
+
+from . import kernels
+from .gpu_backend import GPUStorage, backend
+from .layouts import BN
+from .webgpu import groups_for
+
+__all__ = ["stats", "apply", "apply_eval", "backward_reduce", "backward_apply", "source"]
+
+
+def _decl(binding: int, name: str, write: bool = False, t: str = "S") -> str:
+    access = "read_write" if write else "read"
+    return f"@group(0) @binding({binding}) var<storage, {access}> {name}: array<{t}>;"
+
+
+def source(mode: str, S: str, running: bool = False, weight: bool = False, bias: bool = False,
+           relu: bool = False) -> str:
+    """The WGSL of one mode; the flags add the optional operands' bindings (after the fixed ones)."""
+    head, blocks = kernels.blocks("batchnorm.wgsl")
+    slots = {"S": S, "UNIFORMS": BN.wgsl()}
+    fixed = {"stats": 2, "apply": 3, "eval": 4, "bwd_reduce": 4, "bwd_apply": 5}[mode]
+    nxt = fixed + 1
+    if mode == "stats":
+        slots["RUNNING_DECL"] = (_decl(3, "rm", True) + "\n" + _decl(4, "rv", True)) if running else ""
+        slots["RUNNING_UPDATE"] = (
+            "let m = u_momentum();\n"
+            "    rm[u_rm_offset() + c] = S((1.0f - m) * f32(rm[u_rm_offset() + c]) + m * mean);\n"
+            "    rv[u_rv_offset() + c] = S((1.0f - m) * f32(rv[u_rv_offset() + c]) + m * v * u_unbias());"
+            if running else "")
+    if mode in ("apply", "eval"):
+        decl, affine = [], []
+        if weight:
+            decl.append(_decl(nxt, "w"))
+            affine.append("v = v * f32(w[u_w_offset() + c]);")
+            nxt += 1
+        if bias:
+            decl.append(_decl(nxt, "b"))
+            affine.append("v = v + f32(b[u_b_offset() + c]);")
+        slots["AFFINE_DECL"] = "\n".join(decl)
+        slots["AFFINE"] = "\n  ".join(affine)
+        slots["RELU"] = "v = max(v, 0.0f);" if relu else ""
+    if mode == "bwd_apply":
+        slots["W_DECL"] = _decl(nxt, "w") if weight else ""
+        slots["W"] = "f32(w[u_w_offset() + c])" if weight else "1.0f"
+        nxt += int(weight)
+    if mode in ("bwd_reduce", "bwd_apply"):
+        slots["Z_DECL"] = _decl(nxt, "z") if relu else ""
+        slots["Z_MASK"] = "g = select(0.0f, g, f32(z[e]) > 0.0f);" if relu else ""
+    return kernels.fill(head + blocks[mode], **slots)
+
+
+def _run(mode: str, S: str, bufs: tuple[int, ...], words: list, groups: int, **flags) -> None:
+    rt = backend().rt
+    key = ("bn", mode, S) + tuple(sorted(k for k, v in flags.items() if v))
+    mask = "wrww" if mode == "stats" and flags.get("running") else "w" + "r" * (len(bufs) - 1)
+    pipe = rt.pipeline(key, lambda: source(mode, S, **flags), mask)
+    rt.dispatch(pipe, bufs, words, groups)
+
+
+def _dims(x) -> dict:
+    NB, C = x.shape[0], x.shape[1]
+    sp = x.numel() // max(1, NB * C)
+    return {"batch": NB, "channels": C, "spatial": sp, "numel": x.numel()}
+
+
+def _bytes(n: int, dtype) -> int:
+    return n * dtype.storage_np.itemsize
+
+
+def stats(x, rm, rv, momentum: float, eps: float) -> GPUStorage:
+    """float32 [mean (C), invstd (C)] of each channel; rm/rv (or None) updated in place."""
+    d = _dims(x)
+    C, L = d["channels"], d["batch"] * d["spatial"]
+    st = GPUStorage(backend().rt, 8 * C)
+    running = rm is not None
+    words = BN.pack(**d, x_offset=x._offset, eps=float(eps), momentum=momentum,
+                    unbias=(L / (L - 1)) if L > 1 else 1.0,
+                    rm_offset=rm._offset if running else 0, rv_offset=rv._offset if running else 0)
+    bufs = (st.bid, x._storage.bid) + ((rm._storage.bid, rv._storage.bid) if running else ())
+    _run("stats", x.dtype.wgsl, bufs, words, C, running=running)
+    return st
+
+
+def _affine_bufs(w, b) -> tuple[tuple[int, ...], dict]:
+    bufs = tuple(t._storage.bid for t in (w, b) if t is not None)
+    offs = {"w_offset": w._offset if w is not None else 0, "b_offset": b._offset if b is not None else 0}
+    return bufs, offs
+
+
+def apply(x, st: GPUStorage, w, b, relu: bool = False) -> GPUStorage:
+    """y = (x - mean) * invstd (* w + b), relu'd when asked, into new contiguous memory."""
+    d = _dims(x)
+    y = GPUStorage(backend().rt, _bytes(d["numel"], x.dtype))
+    extra, offs = _affine_bufs(w, b)
+    words = BN.pack(**d, x_offset=x._offset, **offs)
+    _run("apply", x.dtype.wgsl, (y.bid, x._storage.bid, st.bid) + extra, words, groups_for(d["numel"]),
+         weight=w is not None, bias=b is not None, relu=relu)
+    return y
+
+
+def apply_eval(x, rm, rv, w, b, eps: float, relu: bool = False) -> GPUStorage:
+    """Evaluation mode: y = (x - rm) / sqrt(rv + eps) (* w + b), one kernel."""
+    d = _dims(x)
+    y = GPUStorage(backend().rt, _bytes(d["numel"], x.dtype))
+    extra, offs = _affine_bufs(w, b)
+    words = BN.pack(**d, x_offset=x._offset, rm_offset=rm._offset, rv_offset=rv._offset, eps=float(eps), **offs)
+    _run("eval", x.dtype.wgsl, (y.bid, x._storage.bid, rm._storage.bid, rv._storage.bid) + extra, words,
+         groups_for(d["numel"]), weight=w is not None, bias=b is not None, relu=relu)
+    return y
+
+
+def backward_reduce(dy, x, st: GPUStorage, z=None) -> GPUStorage:
+    """float32 [sum(dy) (C), sum(dy * xhat) (C)]: the bias and weight gradients (dy masked by z > 0 when
+    z, the relu'd output, is given)."""
+    d = _dims(x)
+    red = GPUStorage(backend().rt, 8 * d["channels"])
+    words = BN.pack(**d, x_offset=x._offset, dy_offset=dy._offset)
+    bufs = (red.bid, dy._storage.bid, x._storage.bid, st.bid) + ((z._storage.bid,) if z is not None else ())
+    _run("bwd_reduce", x.dtype.wgsl, bufs, words, d["channels"], relu=z is not None)
+    return red
+
+
+def backward_apply(dy, x, st: GPUStorage, red: GPUStorage, w, z=None) -> GPUStorage:
+    """dx of training-mode batch norm from dy and the two sums of :func:`backward_reduce`."""
+    d = _dims(x)
+    dx = GPUStorage(backend().rt, _bytes(d["numel"], x.dtype))
+    words = BN.pack(**d, x_offset=x._offset, dy_offset=dy._offset, w_offset=w._offset if w is not None else 0)
+    bufs = (dx.bid, dy._storage.bid, x._storage.bid, st.bid, red.bid)
+    bufs += ((w._storage.bid,) if w is not None else ()) + ((z._storage.bid,) if z is not None else ())
+    _run("bwd_apply", x.dtype.wgsl, bufs, words, groups_for(d["numel"]), weight=w is not None, relu=z is not None)
+    return dx

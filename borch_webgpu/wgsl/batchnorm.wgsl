@@ -1,0 +1,147 @@
+// Training-mode batch normalisation of x (NB, C, S) (S: the spatial size, contiguous channels of
+// NB x S elements each), in four kernels, one dispatch each:
+//   stats       one workgroup per channel: mean and 1/sqrt(var + eps) (two passes over the channel,
+//               the biased variance), written to st[c] and st[C + c]; running stats updated in place
+//               (the variance unbiased with L / (L - 1), L = NB * S), as PyTorch does
+//   apply       y = (x - mean) * invstd * w + b (optionally then relu), one thread per element
+//   eval        the same with the running statistics (evaluation mode)
+//   bwd_reduce  one workgroup per channel: sum(dy) and sum(dy * xhat) into red[c], red[C + c] (they are
+//               also the bias and weight gradients); with RELU, dy is first masked by the output z > 0
+//   bwd_apply   dx = w * invstd * (dy - sum(dy) / L - xhat * sum(dy * xhat) / L)
+// The uniform block is device/layouts.py's BN: u_channels(), u_spatial(), u_batch(), u_numel(),
+// u_x_offset(), u_dy_offset(), u_w_offset(), u_b_offset(), u_rm_offset(), u_rv_offset(), u_eps(),
+// u_momentum(), u_unbias().
+{{UNIFORMS}}
+alias S = {{S}};
+
+fn elem(c: u32, j: u32) -> u32 {  // index of the j-th element of channel c (j < NB * S)
+  let s = u_spatial();
+  return (j / s) * u_channels() * s + c * s + j % s;
+}
+fn chan(i: u32) -> u32 { return (i / u_spatial()) % u_channels(); }
+
+var<workgroup> sh: array<vec2<f32>, 256>;
+
+fn tree(li: u32, v: vec2<f32>) -> vec2<f32> {
+  workgroupBarrier();
+  sh[li] = v;
+  workgroupBarrier();
+  for (var s = 128u; s > 0u; s >>= 1u) {
+    if (li < s) { sh[li] = sh[li] + sh[li + s]; }
+    workgroupBarrier();
+  }
+  return sh[0];
+}
+
+//@mode stats
+@group(0) @binding(1) var<storage, read_write> st: array<f32>;
+@group(0) @binding(2) var<storage, read> x: array<S>;
+{{RUNNING_DECL}}
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let c = wg.x;
+  let L = u_batch() * u_spatial();
+  let x0 = u_x_offset();
+  var acc = 0.0f;
+  for (var j = li; j < L; j += 256u) { acc += f32(x[x0 + elem(c, j)]); }
+  let mean = tree(li, vec2<f32>(acc, 0.0f)).x / f32(L);
+  var acc2 = 0.0f;
+  for (var j = li; j < L; j += 256u) {
+    let d = f32(x[x0 + elem(c, j)]) - mean;
+    acc2 += d * d;
+  }
+  let v = tree(li, vec2<f32>(acc2, 0.0f)).x / f32(L);
+  if (li == 0u) {
+    st[c] = mean;
+    st[u_channels() + c] = 1.0f / sqrt(v + u_eps());
+    {{RUNNING_UPDATE}}
+  }
+}
+
+//@mode apply
+@group(0) @binding(1) var<storage, read_write> y: array<S>;
+@group(0) @binding(2) var<storage, read> x: array<S>;
+@group(0) @binding(3) var<storage, read> st: array<f32>;
+{{AFFINE_DECL}}
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = gid.y * nwg.x * 256u + gid.x;
+  if (i >= u_numel()) { return; }
+  let c = chan(i);
+  var v = (f32(x[u_x_offset() + i]) - st[c]) * st[u_channels() + c];
+  {{AFFINE}}
+  {{RELU}}
+  y[i] = S(v);
+}
+
+//@mode eval
+@group(0) @binding(1) var<storage, read_write> y: array<S>;
+@group(0) @binding(2) var<storage, read> x: array<S>;
+@group(0) @binding(3) var<storage, read> rm: array<S>;
+@group(0) @binding(4) var<storage, read> rv: array<S>;
+{{AFFINE_DECL}}
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = gid.y * nwg.x * 256u + gid.x;
+  if (i >= u_numel()) { return; }
+  let c = chan(i);
+  var v = (f32(x[u_x_offset() + i]) - f32(rm[u_rm_offset() + c])) * (1.0f / sqrt(f32(rv[u_rv_offset() + c]) + u_eps()));
+  {{AFFINE}}
+  {{RELU}}
+  y[i] = S(v);
+}
+
+//@mode bwd_reduce
+@group(0) @binding(1) var<storage, read_write> red: array<f32>;
+@group(0) @binding(2) var<storage, read> dy: array<S>;
+@group(0) @binding(3) var<storage, read> x: array<S>;
+@group(0) @binding(4) var<storage, read> st: array<f32>;
+{{Z_DECL}}
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let c = wg.x;
+  let L = u_batch() * u_spatial();
+  let mean = st[c];
+  let inv = st[u_channels() + c];
+  var acc = vec2<f32>(0.0f);
+  for (var j = li; j < L; j += 256u) {
+    let e = elem(c, j);
+    var g = f32(dy[u_dy_offset() + e]);
+    {{Z_MASK}}
+    acc += vec2<f32>(g, g * (f32(x[u_x_offset() + e]) - mean) * inv);
+  }
+  let r = tree(li, acc);
+  if (li == 0u) {
+    red[c] = r.x;
+    red[u_channels() + c] = r.y;
+  }
+}
+
+//@mode bwd_apply
+@group(0) @binding(1) var<storage, read_write> dx: array<S>;
+@group(0) @binding(2) var<storage, read> dy: array<S>;
+@group(0) @binding(3) var<storage, read> x: array<S>;
+@group(0) @binding(4) var<storage, read> st: array<f32>;
+@group(0) @binding(5) var<storage, read> red: array<f32>;
+{{W_DECL}}
+{{Z_DECL}}
+
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let i = gid.y * nwg.x * 256u + gid.x;
+  if (i >= u_numel()) { return; }
+  let c = chan(i);
+  let C = u_channels();
+  let L = f32(u_batch() * u_spatial());
+  let inv = st[C + c];
+  let xhat = (f32(x[u_x_offset() + i]) - st[c]) * inv;
+  let e = i;
+  var g = f32(dy[u_dy_offset() + i]);
+  {{Z_MASK}}
+  let scale = {{W}} * inv;
+  dx[i] = S(scale * (g - red[c] / L - xhat * (red[C + c] / L)));
+}
