@@ -27,7 +27,7 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
     """The WGSL of one mode; the flags add the optional operands' bindings (after the fixed ones)."""
     head, blocks = kernels.blocks("batchnorm.wgsl")
     slots = {"S": S, "UNIFORMS": BN.wgsl()}
-    fixed = {"stats": 2, "apply": 3, "eval": 4, "bwd_reduce": 4, "bwd_apply": 5}[mode]
+    fixed = {"stats": 2, "apply": 3, "eval": 4, "bwd_reduce": 5, "bwd_apply": 6}[mode]
     nxt = fixed + 1
     if mode == "stats":
         slots["RUNNING_DECL"] = (_decl(3, "rm", True) + "\n" + _decl(4, "rv", True)) if running else ""
@@ -61,7 +61,8 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
 def _run(mode: str, S: str, bufs: tuple[int, ...], words: list, groups: int, **flags) -> None:
     rt = backend().rt
     key = ("bn", mode, S) + tuple(sorted(k for k, v in flags.items() if v))
-    mask = "wrww" if mode == "stats" and flags.get("running") else "w" + "r" * (len(bufs) - 1)
+    mask = {"stats": "wrww" if flags.get("running") else "wr", "bwd_reduce": "ww"}.get(mode, "w")
+    mask += "r" * (len(bufs) - len(mask))
     pipe = rt.pipeline(key, lambda: source(mode, S, **flags), mask)
     rt.dispatch(pipe, bufs, words, groups)
 
@@ -118,23 +119,24 @@ def apply_eval(x, rm, rv, w, b, eps: float, relu: bool = False) -> GPUStorage:
     return y
 
 
-def backward_reduce(dy, x, st: GPUStorage, z=None) -> GPUStorage:
-    """float32 [sum(dy) (C), sum(dy * xhat) (C)]: the bias and weight gradients (dy masked by z > 0 when
-    z, the relu'd output, is given)."""
+def backward_reduce(dy, x, st: GPUStorage, z=None) -> tuple[GPUStorage, GPUStorage]:
+    """float32 sum(dy) and sum(dy * xhat) per channel, in two buffers: the bias and the weight gradients
+    (dy masked by z > 0 when z, the relu'd output, is given)."""
     d = _dims(x)
-    red = GPUStorage(backend().rt, 8 * d["channels"])
+    rt = backend().rt
+    sdy, sdx = GPUStorage(rt, 4 * d["channels"]), GPUStorage(rt, 4 * d["channels"])
     words = BN.pack(**d, x_offset=x._offset, dy_offset=dy._offset)
-    bufs = (red.bid, dy._storage.bid, x._storage.bid, st.bid) + ((z._storage.bid,) if z is not None else ())
+    bufs = (sdy.bid, sdx.bid, dy._storage.bid, x._storage.bid, st.bid) + ((z._storage.bid,) if z is not None else ())
     _run("bwd_reduce", x.dtype.wgsl, bufs, words, d["channels"], relu=z is not None)
-    return red
+    return sdy, sdx
 
 
-def backward_apply(dy, x, st: GPUStorage, red: GPUStorage, w, z=None) -> GPUStorage:
+def backward_apply(dy, x, st: GPUStorage, sums: tuple[GPUStorage, GPUStorage], w, z=None) -> GPUStorage:
     """dx of training-mode batch norm from dy and the two sums of :func:`backward_reduce`."""
     d = _dims(x)
     dx = GPUStorage(backend().rt, _bytes(d["numel"], x.dtype))
     words = BN.pack(**d, x_offset=x._offset, dy_offset=dy._offset, w_offset=w._offset if w is not None else 0)
-    bufs = (dx.bid, dy._storage.bid, x._storage.bid, st.bid, red.bid)
+    bufs = (dx.bid, dy._storage.bid, x._storage.bid, st.bid, sums[0].bid, sums[1].bid)
     bufs += ((w._storage.bid,) if w is not None else ()) + ((z._storage.bid,) if z is not None else ())
     _run("bwd_apply", x.dtype.wgsl, bufs, words, groups_for(d["numel"]), weight=w is not None, relu=z is not None)
     return dx

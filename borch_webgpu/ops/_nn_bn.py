@@ -25,10 +25,12 @@ for _name, _mode in (("_batch_norm_stats", "stats"), ("_batch_norm_apply", "appl
 
 
 def fused_ok(x: Tensor, *vectors) -> bool:
-    """The fused kernels serve float32 inputs of at least 2 dims whose vectors are float32 too."""
+    """The fused kernels serve float32 inputs of at least 2 dims whose vectors are contiguous float32
+    (the kernels read them at an offset with stride 1; an expanded weight takes the composite)."""
     if x.dtype.name != "float32" or x.dim() < 2 or x.numel() == 0:
         return False
-    return all(v is None or (v.dtype.name == "float32" and v.device == x.device) for v in vectors)
+    return all(v is None or (v.dtype.name == "float32" and v.device == x.device and v.is_contiguous())
+               for v in vectors)
 
 
 def _dims(x: Tensor) -> list[int]:
@@ -101,13 +103,11 @@ def _backward(gy: Tensor, x: Tensor, st: Tensor, w, need_x: bool) -> tuple:
     gy = gy.contiguous()
     if x.device.type == "webgpu":
         from ..device import gpu_norm
-        red = gpu_norm.backward_reduce(gy, x, st._storage)
+        sums = gpu_norm.backward_reduce(gy, x, st._storage)
         dx = None
         if need_x:
-            dx = Tensor._make(gpu_norm.backward_apply(gy, x, st._storage, red, w), x.shape, x.dtype, x.device)
-        db = Tensor._make(red, (C,), x.dtype, x.device)
-        dw = Tensor._make(red, (C,), x.dtype, x.device, offset=C)
-        return dx, dw, db
+            dx = Tensor._make(gpu_norm.backward_apply(gy, x, st._storage, sums, w), x.shape, x.dtype, x.device)
+        return dx, Tensor._make(sums[1], (C,), x.dtype, x.device), Tensor._make(sums[0], (C,), x.dtype, x.device)
     g3, x3, s = _np3(gy), _np3(x), _np(st)
     xhat = (x3 - s[0][None, :, None]) * s[1][None, :, None]
     sdy = g3.sum((0, 2), dtype=np.float64).astype(np.float32)

@@ -5,7 +5,7 @@
 //               (the variance unbiased with L / (L - 1), L = NB * S), as PyTorch does
 //   apply       y = (x - mean) * invstd * w + b (optionally then relu), one thread per element
 //   eval        the same with the running statistics (evaluation mode)
-//   bwd_reduce  one workgroup per channel: sum(dy) and sum(dy * xhat) into red[c], red[C + c] (they are
+//   bwd_reduce  one workgroup per channel: sum(dy) and sum(dy * xhat) into sdy[c] and sdx[c] (they are
 //               also the bias and weight gradients); with RELU, dy is first masked by the output z > 0
 //   bwd_apply   dx = w * invstd * (dy - sum(dy) / L - xhat * sum(dy * xhat) / L)
 // The uniform block is device/layouts.py's BN: u_channels(), u_spatial(), u_batch(), u_numel(),
@@ -95,10 +95,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 }
 
 //@mode bwd_reduce
-@group(0) @binding(1) var<storage, read_write> red: array<f32>;
-@group(0) @binding(2) var<storage, read> dy: array<S>;
-@group(0) @binding(3) var<storage, read> x: array<S>;
-@group(0) @binding(4) var<storage, read> st: array<f32>;
+@group(0) @binding(1) var<storage, read_write> sdy: array<f32>;
+@group(0) @binding(2) var<storage, read_write> sdx: array<f32>;
+@group(0) @binding(3) var<storage, read> dy: array<S>;
+@group(0) @binding(4) var<storage, read> x: array<S>;
+@group(0) @binding(5) var<storage, read> st: array<f32>;
 {{Z_DECL}}
 
 @compute @workgroup_size(256)
@@ -116,8 +117,8 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   }
   let r = tree(li, acc);
   if (li == 0u) {
-    red[c] = r.x;
-    red[u_channels() + c] = r.y;
+    sdy[c] = r.x;
+    sdx[c] = r.y;
   }
 }
 
@@ -126,7 +127,8 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
 @group(0) @binding(2) var<storage, read> dy: array<S>;
 @group(0) @binding(3) var<storage, read> x: array<S>;
 @group(0) @binding(4) var<storage, read> st: array<f32>;
-@group(0) @binding(5) var<storage, read> red: array<f32>;
+@group(0) @binding(5) var<storage, read> sdy: array<f32>;
+@group(0) @binding(6) var<storage, read> sdx: array<f32>;
 {{W_DECL}}
 {{Z_DECL}}
 
@@ -143,5 +145,5 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   var g = f32(dy[u_dy_offset() + i]);
   {{Z_MASK}}
   let scale = {{W}} * inv;
-  dx[i] = S(scale * (g - red[c] / L - xhat * (red[C + c] / L)));
+  dx[i] = S(scale * (g - sdy[c] / L - xhat * (sdx[c] / L)));
 }
