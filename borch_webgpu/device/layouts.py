@@ -8,8 +8,8 @@ stored as its bits); runs and tables of runs give accessors with one index per d
 that a captured graph recomputes per replay (``capture.Dyn`` / ``DynWord``) pass through as they
 are. Word 63 is never written (common.wgsl's ``pu(63u)`` is a zero the compiler cannot see).
 
-Families with a layout: elementwise (EW), reduce (RED) and batch norm (BN). The op blocks in
-ops_*.wgsl read their scalar parameters with ``u_param(j)`` in both.
+Families with a layout: elementwise (EW), reduce (RED), batch norm (BN) and optimizers (OPT). The
+op blocks in ops_*.wgsl read their scalar parameters with ``u_param(j)`` in both.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .capture import SLOT_WORDS, DynWord, f32_word, u32_word
 
-__all__ = ["Field", "Layout", "EW", "RED", "BN"]
+__all__ = ["Field", "Layout", "EW", "RED", "BN", "OPT"]
 
 _MASK = 0xFFFFFFFF  # plain ints are stored modulo 2**32
 
@@ -138,3 +138,15 @@ BN = Layout("batchnorm",
             Field("x_offset", 4), Field("dy_offset", 5), Field("w_offset", 6), Field("b_offset", 7),
             Field("rm_offset", 8), Field("rv_offset", 9),
             Field("eps", 10, kind="f32"), Field("momentum", 11, kind="f32"), Field("unbias", 12, kind="f32"))
+
+# wgsl/optim.wgsl: one parameter's update; scalars may be capture.Dyn (a scheduler's lr, Adam's
+# bias corrections), recomputed at every replay
+OPT = Layout("optim",
+             Field("numel", 0), Field("p_offset", 1), Field("g_offset", 2), Field("s0_offset", 3),
+             Field("s1_offset", 4), Field("s2_offset", 5), Field("first", 6),
+             Field("neg_lr", 8, kind="f32"), Field("weight_decay", 9, kind="f32"),
+             Field("momentum", 10, kind="f32"), Field("one_minus_dampening", 11, kind="f32"),
+             Field("one_minus_beta1", 12, kind="f32"), Field("beta2", 13, kind="f32"),
+             Field("one_minus_beta2", 14, kind="f32"), Field("eps", 15, kind="f32"),
+             Field("bc2_sqrt", 16, kind="f32"), Field("neg_step_size", 17, kind="f32"),
+             Field("decay_factor", 18, kind="f32"))

@@ -6,7 +6,8 @@ from typing import Any
 from ..ops.creation import tensor, zeros_like
 from ..ops.elementwise import maximum
 from ..tensor import Tensor
-from ..device import capture
+from ..device import capture, gpu_optim
+from . import _fused
 from .optimizer import Optimizer, check_fused_foreach, hyper
 
 __all__ = ["Adam"]
@@ -121,15 +122,22 @@ class Adam(Optimizer):
     def apply_single(self, p: Tensor, grad: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
         lr, weight_decay, eps = hyper(group, "lr"), hyper(group, "weight_decay"), hyper(group, "eps")
         beta1, beta2 = hyper(group, "betas", 0), hyper(group, "betas", 1)
+        step = bump(state["step"])
+        exp_avg, exp_avg_sq, max_sq = state["exp_avg"], state["exp_avg_sq"], state.get("max_exp_avg_sq")
+        if _fused.eligible(group, p, grad, exp_avg, exp_avg_sq, max_sq):
+            gpu_optim.adam(p, grad, exp_avg, exp_avg_sq, max_sq if group["amsgrad"] else None, lr=lr, beta1=beta1,
+                           beta2=beta2, eps=eps, weight_decay=weight_decay,
+                           decoupled=group["decoupled_weight_decay"], step_size=lr / (1 - beta1 ** step),
+                           bc2_sqrt=(1 - beta2 ** step) ** 0.5, maximize=group["maximize"])
+            _fused.touched(p, exp_avg, exp_avg_sq, max_sq)
+            return
         if group["maximize"]:
             grad = -grad
-        step = bump(state["step"])
         if weight_decay != 0:
             if group["decoupled_weight_decay"]:
                 p.mul_(1 - lr * weight_decay)
             else:
                 grad = grad.add(p, alpha=weight_decay)
-        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).add_(grad * (1 - beta2) * grad)
         bias_correction1 = 1 - beta1 ** step
