@@ -105,6 +105,11 @@ def inplace(op: str, fn, self: Tensor, *args, **kwargs) -> Tensor:
     """
     if needs_grad(self, *args, *kwargs.values()):
         _check_leaf(op, self)
+        direct = DIRECT.get(fn)
+        if direct is not None and self._base is None:
+            r = direct(self, *args, **kwargs)  # one kernel writes self: its backward reads no old value
+            if r is not None:
+                return r
         r = fn(clone(self), *args, **kwargs)
         _check_result(op, self, r)
         assign(self, r.detach())
@@ -120,6 +125,13 @@ def inplace(op: str, fn, self: Tensor, *args, **kwargs) -> Tensor:
     _check_result(op, self, r)
     assign(self, r)
     return self
+
+
+# fn -> a function(self, *args, **kwargs) that applies fn to self in place with autograd in one kernel,
+# or returns None where it does not apply: for ops whose backward reads no old value of self (relu,
+# sigmoid, tanh, exp ... read only their result; add and sub read nothing), so no copy of the old
+# values is kept (ops/elementwise.py fills this)
+DIRECT: dict = {}
 
 
 def _accepts_out(fn) -> bool:

@@ -10,7 +10,8 @@ import numpy as np
 from .. import _dtype
 from ..tensor import Tensor
 from ._registry import OpDef, api, methods, register
-from .elementwise import _out, ew, where
+from .elementwise import _out, ew, inplace_saving_out, where
+from .memory import DIRECT
 
 __all__ = ["neg", "negative", "abs", "absolute", "sign", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1",
            "sqrt", "rsqrt", "square", "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos",
@@ -75,8 +76,13 @@ _u("tanh", np.tanh, lambda g, a, out: (g * (1 - out * out),), tol=(2e-6, 1e-6), 
 _u("sinh", np.sinh, lambda g, a, out: (g * cosh(a),), tol=(2e-6, 1e-6))
 _u("cosh", np.cosh, lambda g, a, out: (g * sinh(a),), tol=(2e-6, 1e-6))
 _u("sigmoid", _sig, lambda g, a, out: (g * out * (1 - out),), tol=(2e-6, 1e-7), saves_out=True)
-_u("relu", lambda a: np.where(a < 0, 0, a).astype(a.dtype), lambda g, a, out: (where(out > 0, g, 0.0),), rule="same",
-   tol=(0, 0), saves_out=True)
+# relu's backward in one kernel (PyTorch's threshold_backward: the gradient where the result is > 0 or NaN)
+RELU_BACKWARD = register(OpDef(
+    "_relu_backward", "binary", ("ops_binary.wgsl", "threshold_backward"),
+    lambda g, r: np.where(r <= 0, np.zeros_like(g), g), tol=(0, 0), extra={"golden": "relu", "grad_name": "ThresholdBackwardBackward0"},
+    backward=lambda gg, g, r, out: (ew(RELU_BACKWARD, gg, r.detach()), None)))
+_u("relu", lambda a: np.where(a < 0, 0, a).astype(a.dtype), lambda g, a, out: (ew(RELU_BACKWARD, g, out),),
+   rule="same", tol=(0, 0), saves_out=True)
 _u("floor", np.floor, _zero, rule="same", tol=(0, 0))
 _u("ceil", np.ceil, _zero, rule="same", tol=(0, 0))
 _u("round", np.round, _zero, rule="same", tol=(0, 0))
@@ -447,3 +453,10 @@ api("__pos__", method=lambda self: self)
 api("__abs__", method=abs)
 api("__invert__", method=_invert, aliases=("bitwise_not",))
 api("selu", selu, tensor=False)
+
+
+# in-place forms with autograd in one kernel: the ops whose backward reads only their result
+for _name, _op in UNARY.items():
+    _f = globals().get(_name)
+    if _op.extra.get("saves_out") and callable(_f):
+        DIRECT[_f] = (lambda op: lambda self: inplace_saving_out(op, self))(_op)

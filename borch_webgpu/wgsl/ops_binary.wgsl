@@ -146,6 +146,14 @@ fn op(c: C, a: C, b: C) -> R { return select(b, a, nonzero(c)); }
 // a + c * b: add / sub with alpha (c the scalar alpha, -alpha for sub) in one pass
 fn op(a: C, b: C, c: C) -> R { return a + c * b; }
 
+//@op threshold_backward
+// relu's gradient, PyTorch's threshold_backward(grad a, result b, 0): 0 where b <= 0, else a (a NaN
+// result passes the gradient)
+fn op(a: C, b: C) -> R {
+  if (!is_nan(f32(b)) && b <= 0.0f) { return R(0.0f); }
+  return a;
+}
+
 //@op lerp
 fn op(a: C, b: C, w: C) -> R {
   if (abs(w) < 0.5f) { return a + w * (b - a); }
