@@ -101,6 +101,36 @@ def measure(fn, warm: int, n: int, gpu_n: int) -> dict:
     return res
 
 
+def profile(compiled, label: str) -> dict | None:
+    """Per-kernel GPU time of one more run of a compiled function's graph (every dispatch timed on its
+    own): totals by kernel family and mode, and the slowest dispatches with their grids and sizes."""
+    graphs = [e.graph for e in compiled._cache.values() if e.graph is not None]
+    if not graphs:
+        return None
+    rows = graphs[0].profile()
+    if rows is None:
+        return None
+    by: dict = {}
+    for r in rows:
+        k = r["kernel"]
+        name = "/".join(str(p) for p in k[:3]) if k else "?"
+        t = by.setdefault(name, [0, 0.0])
+        t[0] += 1
+        t[1] += max(r["ns"], 0) / 1e6
+    total = sum(v[1] for v in by.values())
+    top = sorted(by.items(), key=lambda kv: -kv[1][1])
+    say(f"{label} profile: {len(rows)} dispatches, {total:.3f} ms of GPU time (each dispatch in its own pass)")
+    for name, (n, ms) in top[:16]:
+        say(f"  {ms:8.3f} ms {100 * ms / max(total, 1e-9):5.1f}%  x{n:<4d} {name}")
+    slow = sorted(rows, key=lambda r: -r["ns"])[:12]
+    for r in slow:
+        say(f"  slow {r['ns'] / 1e3:8.1f} us grid {r['grid']} {r['kernel']} words {r['words'][:25]}")
+    return {"dispatches": len(rows), "ms": round(total, 4),
+            "by_kernel": {n: {"count": c, "ms": round(ms, 4)} for n, (c, ms) in top},
+            "slowest": [{"us": round(r["ns"] / 1e3, 2), "kernel": str(r["kernel"]), "grid": list(r["grid"]),
+                         "words": [int(w) for w in r["words"][:25]]} for r in slow]}
+
+
 def cleanup() -> None:
     gc.collect()
     torch.webgpu.synchronize()
@@ -147,6 +177,8 @@ def train_variant(make_model, x, y, compiled: bool, C: dict) -> dict:
     if compiled:
         timed = HOST[3:3 + C["steps"]]
         res["host_ms_median"] = round(statistics.median(timed) * 1e3, 3) if timed else None
+        if C.get("profile"):
+            res["profile"] = profile(cstep, f"train B{x.shape[0]}")
     res["losses"] = [round(v, 5) for v in res.pop("values")]
     del model, opt, step
     if compiled:
@@ -163,6 +195,8 @@ def infer_variant(model, x, compiled: bool, C: dict) -> dict:
             with torch.no_grad():
                 return f(x).numpy()
     res = measure(run, 3, C["runs"], C["gpu_steps"])
+    if compiled and C.get("profile"):
+        res["profile"] = profile(f, f"infer B{x.shape[0]}")
     o = res.pop("values")[-1]
     res["logit0"] = float(o.reshape(-1)[0])
     del f, run
@@ -214,6 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, help="timed inference runs per variant")
     ap.add_argument("--gpu-steps", type=int, help="extra steps with GPU timing on (0: none; default = steps)")
     ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--profile", action="store_true", help="time every dispatch of the compiled graphs once")
     ap.add_argument("--eager-flush", type=int, help="submit eager work every N dispatches (the runtime's "
                     "EAGER_FLUSH; 4096: only when a value is read)")
     ns = ap.parse_args(sys.argv[1:] if argv is None else argv)
@@ -224,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     C["steps"] = ns.steps or C["steps"]
     C["runs"] = ns.runs or C["runs"]
     C["gpu_steps"] = C["steps"] if ns.gpu_steps is None else ns.gpu_steps
+    C["profile"] = ns.profile
     sections = set(ns.sections.split(","))
     want_c = not ns.no_compile
     if not torch.webgpu.is_available():

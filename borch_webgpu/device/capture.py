@@ -320,6 +320,18 @@ class Graph:
                 out += (i * SLOT_WORDS + j, v)
         return out
 
+    def profile(self) -> list[dict] | None:
+        """Run the graph's dispatches once more (one more step of the work it holds; replay hooks do not
+        run) with every dispatch timed on its own (timestamp-query): the :meth:`trace` entries with
+        ``ns``, the dispatch's GPU nanoseconds (-1 when the adapter gave none). None on an adapter
+        without ``timestamp-query``."""
+        if not self.alive:
+            raise RuntimeError(f"profile of '{self.label}': this graph was reset")
+        ns = self.rt.profile(self)
+        if ns is None:
+            return None
+        return [dict(d, ns=t) for d, t in zip(self.trace(), ns)]
+
     def replay(self, pre_copies=(), post_copies=()) -> None:
         if not self.alive:
             raise RuntimeError(f"replay of '{self.label}': this graph was reset")

@@ -3,9 +3,11 @@ registering a capture as a graph, pinning and parking its buffers, replaying it 
 :class:`~borch_webgpu.device.webgpu.Runtime` inherits these methods."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
-from . import capture
+from . import _ffi, capture
 from .capture import SLOT_WORDS
 
 
@@ -91,3 +93,11 @@ class GraphRuntime:
         self.dirty.clear()
         if g.fallible:
             self.replayed_fallible(g.label)
+
+    def profile(self, g: capture.Graph) -> list[int] | None:
+        """Per-dispatch GPU nanoseconds of one more run of g's dispatches (js/gpu.js profileGraph); None
+        without timestamp-query. Replay hooks do not run: per-replay values keep the last replay's."""
+        if capture._active is not None:
+            capture._active.cannot(f"profiling graph '{g.label}'")
+        self.flush()
+        return json.loads(str(_ffi.wait(self._call("profileGraph", g.gid), f"profiling graph '{g.label}'")))

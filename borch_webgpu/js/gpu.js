@@ -294,6 +294,40 @@
     S.stats.dispatches += n + G.list.length;
   }
 
+  // Replays graph id once with every dispatch in its own timed compute pass (one more step of the
+  // work it holds); resolves to a JSON list of each dispatch's GPU nanoseconds (timestamp-query).
+  async function profileGraph(id) {
+    const dev = S.device, G = S.graphs[id];
+    if (!G) throw new Error("borch_webgpu: profile of an unknown graph " + id);
+    if (!S.features.includes("timestamp-query")) return "null";
+    const out = [];
+    for (let start = 0; start < G.list.length; start += 2048) {
+      const n = Math.min(2048, G.list.length - start);
+      const qs = dev.createQuerySet({ type: "timestamp", count: 2 * n });
+      const res = dev.createBuffer({ size: 16 * n, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC });
+      const rb = dev.createBuffer({ size: 16 * n, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      const enc = dev.createCommandEncoder();
+      for (let i = 0; i < n; i++) {
+        const d = G.list[start + i];
+        const pass = enc.beginComputePass({ timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 2 * i, endOfPassWriteIndex: 2 * i + 1 } });
+        pass.setPipeline(d[0]);
+        pass.setBindGroup(0, d[1], [d[2]]);
+        pass.dispatchWorkgroups(d[3], d[4], 1);
+        pass.end();
+      }
+      enc.resolveQuerySet(qs, 0, 2 * n, res, 0);
+      enc.copyBufferToBuffer(res, 0, rb, 0, 16 * n);
+      dev.queue.submit([enc.finish()]);
+      S.stats.submits++;
+      await rb.mapAsync(GPUMapMode.READ);
+      const t = new BigUint64Array(rb.getMappedRange());
+      for (let i = 0; i < n; i++) out.push(t[2 * i + 1] >= t[2 * i] ? Number(t[2 * i + 1] - t[2 * i]) : -1);
+      rb.unmap(); rb.destroy(); res.destroy(); qs.destroy();
+    }
+    S.stats.dispatches += G.list.length;
+    return JSON.stringify(out);
+  }
+
   function dropGraph(id) {
     const G = S.graphs[id];
     if (!G) return;
@@ -403,6 +437,6 @@
   function stats() { return JSON.stringify(S.stats); }
 
   return { init, createLayout, createPipeline, createBuffer, destroyBuffer, write, flush, read, sync, takeErrors, stats,
-           registerGraph, replay, dropGraph,
+           registerGraph, replay, dropGraph, profileGraph,
            enableTiming, gpuTime, state: S };
 })()
