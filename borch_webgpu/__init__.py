@@ -22,6 +22,7 @@ from ._log import logged, set_log_sink
 from ._log import log_dispatch as log
 from . import cuda, linalg, nn, testing, utils, webgpu
 from . import optim
+from . import ao
 from ._compile import compile  # noqa: A004
 from . import _dynamo, compiler
 

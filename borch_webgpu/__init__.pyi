@@ -16,6 +16,7 @@ from .ops.compare import allclose as allclose
 from .ops.reduce import amax as amax
 from .ops.reduce import amin as amin
 from .ops.reduce import any as any
+from . import ao as ao
 from .ops.creation import arange as arange
 from .ops.unary import arccos as arccos
 from .ops.unary import arcsin as arcsin

@@ -1,9 +1,10 @@
-"""``torch.nn``: Module and the layers, containers and losses, ``Parameter``, ``functional``, ``init``
-and ``utils``, with PyTorch's names, signatures, defaults and ``repr``."""
+"""``torch.nn``: Module and the layers, containers and losses, ``Parameter``, ``functional``, ``init``,
+``utils`` and ``intrinsic`` (the fused-module containers), with PyTorch's names, signatures, defaults and ``repr``."""
 from . import functional, init
 from .parameter import Buffer, Parameter
 from .modules import *  # noqa: F401,F403 - every layer class
 from .modules import __all__ as _modules_all
 from . import utils
+from . import intrinsic
 
-__all__ = ["functional", "init", "utils", "Parameter", "Buffer", *_modules_all]
+__all__ = ["functional", "init", "utils", "intrinsic", "Parameter", "Buffer", *_modules_all]

@@ -45,3 +45,14 @@ def test_runner_without_playwright_says_what_to_install(tmp_path, monkeypatch, c
     assert run.main([str(script)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "pip install 'borch_webgpu[run]'" in err, err
+
+
+def test_pyproject_lists_every_package():
+    """setuptools' explicit package list (pyproject.toml) names every package directory, so a pip-built
+    wheel carries them all (ours, built by _wheel.py, walks the tree)."""
+    import tomllib
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(root).parts) for p in (root / "borch_webgpu").rglob("__init__.py")}
+    assert found == listed, f"missing from pyproject.toml: {sorted(found - listed)}; stale: {sorted(listed - found)}"

@@ -1,7 +1,10 @@
-"""``torch.nn.utils``: gradient clipping, parameter/vector conversion and ``rnn`` (padding and packing sequences)."""
+"""``torch.nn.utils``: gradient clipping, parameter/vector conversion, ``rnn`` (padding and packing sequences)
+and ``fusion`` (folding an eval BatchNorm into the convolution or linear layer before it)."""
 from .clip_grad import clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm
 from .convert_parameters import parameters_to_vector, vector_to_parameters
-from . import rnn
+from .fusion import fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights
+from . import fusion, rnn
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm", "parameters_to_vector",
-           "vector_to_parameters", "rnn"]
+           "vector_to_parameters", "fuse_conv_bn_eval", "fuse_conv_bn_weights", "fuse_linear_bn_eval",
+           "fuse_linear_bn_weights", "fusion", "rnn"]
