@@ -15,6 +15,7 @@ from ._ops_tensor import SYMBOLIC
 from .errors import UnsupportedOperatorError
 
 MIN_OPSET, MAX_OPSET = 17, 21
+DEFAULT_OPSET = 20   # torch.onnx's ONNX_DEFAULT_OPSET in PyTorch 2.13 (both exporters)
 IR_VERSION = {17: 8, 18: 8, 19: 9, 20: 9, 21: 10}   # the IR version each opset came with (onnx 1.12 .. 1.16)
 
 
@@ -93,10 +94,7 @@ class _Tracer:
 
 def build(model, args, *, kwargs, input_names, output_names, opset_version, dynamic_axes, export_params,
           keep_initializers_as_inputs, do_constant_folding, producer_version: str, verbose: bool) -> bytes:
-    opset = 20 if opset_version is None else int(opset_version)
-    if not MIN_OPSET <= opset <= MAX_OPSET:
-        raise ValueError(f"Unsupported ONNX opset version: {opset_version} (borch_webgpu.onnx writes opsets "
-                         f"{MIN_OPSET} to {MAX_OPSET})")
+    opset = DEFAULT_OPSET if opset_version is None else int(opset_version)   # checked by export()
     args, kwargs = _split_args(args, kwargs)
     params: dict[int, tuple[str, Tensor]] = {}
     if isinstance(model, Module):

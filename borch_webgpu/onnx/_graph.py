@@ -144,11 +144,11 @@ class Graph:
 
     def bind(self, t: Tensor, name: str, dims: tuple | None = None) -> None:
         """``t`` is now the value ``name``; an in-place write makes other aliases of its storage stale."""
-        if id(t) in self.values or id(t) in self.consts:   # written in place
-            for other, tensor in [(k, v) for k, v in ((id(x), x) for x in self._keep) if k != id(t)]:
-                if getattr(tensor, "_storage", None) is t._storage and other in self.values:
-                    self.stale[other] = (f"a tensor of shape {tuple(tensor.shape)} shares its storage with one "
-                                         "that was written in place")
+        if id(t) in self.values or id(t) in self.consts:   # written in place: its aliases now hold other values
+            for other in self._keep:
+                if other is not t and id(other) in self.values and other._storage is t._storage:
+                    self.stale[id(other)] = (f"a tensor of shape {tuple(other.shape)} shares its storage with one "
+                                             "that was written in place")
             self.consts.pop(id(t), None)
         self._keep.append(t)
         self.values[id(t)] = name

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ._graph import dtype_name
-from ._ops_tensor import onnx_op, unsupported
+from ._ops_tensor import onnx_op, reduce, unsupported
 
 
 def _tuple(v, n: int) -> list[int]:
@@ -67,11 +67,11 @@ def _batch_norm(g, input, running_mean, running_var, weight=None, bias=None, tra
                epsilon=float(eps), momentum=1.0 - float(momentum))
         return
     # training mode (or no running statistics): normalise with this batch's mean and biased variance
-    axes = g.const([0] + list(range(2, input.ndim)), "int64")
+    axes = [0] + list(range(2, input.ndim))
     stat = (1, c) + (1,) * (input.ndim - 2)
-    mean = g.op("ReduceMean", x, axes, dims=stat, dtype=dt, keepdims=1)
+    mean = reduce(g, "ReduceMean", x, axes, stat, dt, True)
     centred = g.op("Sub", x, mean, dims=dims, dtype=dt)
-    var = g.op("ReduceMean", g.op("Mul", centred, centred, dims=dims, dtype=dt), axes, dims=stat, dtype=dt, keepdims=1)
+    var = reduce(g, "ReduceMean", g.op("Mul", centred, centred, dims=dims, dtype=dt), axes, stat, dt, True)
     std = g.op("Sqrt", g.op("Add", var, g.const(float(eps), dt), dims=stat, dtype=dt), dims=stat, dtype=dt)
     shape = g.const(list(stat), "int64")
     y = g.op("Div", centred, std, dims=dims, dtype=dt)

@@ -327,8 +327,13 @@ def _reduce(g, input, dim=None, keepdim=False, *, dtype=None):
     d_in = g.sym(input)
     dims = tuple((1 if i in axes else x) for i, x in enumerate(d_in) if keepdim or i not in axes)
     op = "ReduceMean" if g.current_name == "mean" else "ReduceSum"
-    x = operand(g, input, dtype_name(g.result))
-    if op == "ReduceSum" or g.opset >= 18:   # axes became an input: ReduceSum in 13, ReduceMean in 18
-        g.emit(op, x, g.const(axes, "int64"), dims=dims, keepdims=int(bool(keepdim)))
-    else:
-        g.emit(op, x, dims=dims, axes=axes, keepdims=int(bool(keepdim)))
+    name = reduce(g, op, operand(g, input, dtype_name(g.result)), axes, dims, dtype_name(g.result), keepdim)
+    g.bind(g.result, name, dims)
+
+
+def reduce(g, op: str, x: str, axes: list[int], dims: tuple, dtype: str, keepdim: bool) -> str:
+    """ReduceMean / ReduceSum over ``axes``: the axes are an input since opset 13 (ReduceSum) and 18
+    (ReduceMean), an attribute before."""
+    if op == "ReduceSum" or g.opset >= 18:
+        return g.op(op, x, g.const(axes, "int64"), dims=dims, dtype=dtype, keepdims=int(bool(keepdim)))
+    return g.op(op, x, dims=dims, dtype=dtype, axes=axes, keepdims=int(bool(keepdim)))
