@@ -21,6 +21,7 @@ from ._scope import keep, scope
 from ._log import logged, set_log_sink
 from ._log import log_dispatch as log
 from . import cuda, linalg, nn, testing, utils, webgpu
+from . import onnx
 from . import optim
 from . import ao
 from ._compile import compile  # noqa: A004

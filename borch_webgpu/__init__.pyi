@@ -190,6 +190,7 @@ from .ops.random import normal as normal
 from .ops.elementwise import not_equal as not_equal
 from .ops.creation import ones as ones
 from .ops.creation import ones_like as ones_like
+from . import onnx as onnx
 from . import ops as ops
 from . import optim as optim
 from .ops.linalg import outer as outer

