@@ -104,7 +104,8 @@ def measure(fn, warm: int, n: int, gpu_n: int) -> dict:
 def profile(compiled, label: str) -> dict | None:
     """Per-kernel GPU time of one more run of a compiled function's graph (every dispatch timed on its
     own): totals by kernel family and mode, and the slowest dispatches with their grids and sizes."""
-    graphs = [e.graph for e in compiled._cache.values() if e.graph is not None]
+    fn = getattr(compiled, "_compiled", compiled)   # torch.compile(module) wraps a compiled function
+    graphs = [e.graph for e in fn._cache.values() if e.graph is not None]
     if not graphs:
         return None
     rows = graphs[0].profile()
@@ -249,12 +250,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--gpu-steps", type=int, help="extra steps with GPU timing on (0: none; default = steps)")
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--profile", action="store_true", help="time every dispatch of the compiled graphs once")
+    ap.add_argument("--replay-chunk", type=int, help="dispatches per submit when a graph replays (js/gpu.js; 128)")
+    ap.add_argument("--offsets-array", action="store_true", help="replay with an array of dynamic offsets per "
+                    "dispatch instead of a range of the graph's Uint32Array")
     ap.add_argument("--eager-flush", type=int, help="submit eager work every N dispatches (the runtime's "
                     "EAGER_FLUSH; 4096: only when a value is read)")
     ns = ap.parse_args(sys.argv[1:] if argv is None else argv)
     if ns.eager_flush:
         from borch_webgpu.device import webgpu as _rtm
         _rtm.EAGER_FLUSH = ns.eager_flush
+    if ns.replay_chunk or ns.offsets_array:
+        from borch_webgpu.device import webgpu as _rtm
+        st = _rtm.runtime().js.state
+        if ns.replay_chunk:
+            st.replayChunk = ns.replay_chunk
+        if ns.offsets_array:
+            st.offsetsData = False
     C = dict(SIZES[ns.sizes])
     C["steps"] = ns.steps or C["steps"]
     C["runs"] = ns.runs or C["runs"]

@@ -4,8 +4,8 @@ weight gradient). ops/conv.py calls :func:`forward`, :func:`input_grad` and :fun
 with a :class:`Geometry`; x and dy are read through their own strides, w is made contiguous.
 
 Kernel choice (sizes never enter a pipeline key; the key is pass, dtype, tile shape and two flags):
-- a tile shape per adapter kind (GPU_TILES / SOFTWARE_TILES below), the one that pads the GEMM
-  least: the M side is a channel count, often 8..64, the N side a pixel count, often thousands;
+- a tile shape per adapter kind (GPU_BIG / GPU_TILES / SOFTWARE_TILES below), the one that pads the
+  GEMM least: the M side is a channel count, often 8..64, the N side a pixel count, often thousands;
 - the input gradient runs once per stride phase (SH*SW dispatches), each a dense GEMM over the taps
   that reach that phase, so a stride-2 conv does no multiply-by-zero work;
 - the weight gradient splits its reduction (batch x output pixels) across workgroups when the
@@ -28,7 +28,9 @@ __all__ = ["Geometry", "forward", "input_grad", "weight_grad", "source"]
 # within WebGPU's default 16 KiB.
 # GPUs: 256 threads; 128 x 128 tiles when that still makes BIG_TILES_MIN workgroups, else the
 # 4 x 4-per-thread tile that pads the GEMM least (conv GEMMs are often small: M is a channel count).
-GPU_BIG = (128, 128, 8, 2, 2)
+# 8 x 8 outputs a thread: 128 x 128, or 64 x 256 where M (a channel count) is 64 and 128 rows would be
+# half padding (measured on an H200: the 64 -> 64 3x3 layers at batch 64 spent 50% of their time on it)
+GPU_BIG = ((128, 128, 8, 2, 2), (64, 256, 8, 2, 2))
 GPU_TILES = ((64, 64, 16, 1, 1), (32, 128, 16, 1, 1), (16, 256, 8, 1, 1))
 BIG_TILES_MIN = 128
 # SwiftShader (a CPU): each barrier switches every 4-thread subgroup of a workgroup in and out, and
@@ -36,8 +38,10 @@ BIG_TILES_MIN = 128
 # outputs a thread and no register prefetch. Measured on a 2-core machine (Chromium 156, 2026-11-30),
 # 3x3 conv 32->32 at batch 8, 16x16, forward: 157 ms with the GPU tiles, 21 ms with these.
 SOFTWARE_TILES = ((32, 32, 16, 2, 2), (16, 64, 16, 2, 2), (8, 64, 16, 2, 1))
-SPLIT_TARGET = 128     # weight gradient: aim for about this many workgroups ...
+SPLIT_TARGET = 128     # weight gradient: aim for about this many workgroups (GPUs: SPLIT_TARGET_GPU) ...
+SPLIT_TARGET_GPU = 512  # an H200 has 132 SMs: 135 workgroups of 256 threads left most of each SM idle
 SPLIT_CHUNK_MIN = 256  # ... with no reduction chunk shorter than this
+SPLITK_BELOW = 256     # GPUs: the forward and input gradient split along K below this many output tiles
 MASK = 0xFFFFFFFF
 
 
@@ -142,13 +146,19 @@ def _mma(tile) -> dict[str, str]:
     return {"ACC_DECL": decl, "FMA": "\n".join(fma), "EMIT": "\n".join(emit)}
 
 
-def source(pass_: str, S: str, tile: tuple[int, ...], has_bias: bool = False, prefetch: bool = True) -> str:
-    """The WGSL of one conv pass (S: element type in memory) for tile (BM, BN, BK, RM, RN)."""
+def source(pass_: str, S: str, tile: tuple[int, ...], has_bias: bool = False, prefetch: bool = True,
+           split: bool = False) -> str:
+    """The WGSL of one conv pass (S: element type in memory) for tile (BM, BN, BK, RM, RN); split: a
+    forward or input-gradient GEMM split along K, writing float32 partial sums for ``split_sum``."""
     head, blocks = kernels.blocks("conv.wgsl")
     if pass_ == "wgrad_sum":
         decl = "@group(0) @binding(3) var<storage, read_write> db: array<S>;"
         return kernels.fill(head + blocks["wgrad_sum"], S=S, BIAS_DECL=decl if has_bias else "",
                             BIAS_STORE="if (n == pu(38u)) { db[co] = S(acc); }" if has_bias else "")
+    if pass_ == "split_sum":
+        decl = "@group(0) @binding(3) var<storage, read> Bias: array<S>;"
+        return kernels.fill(head + blocks["split_sum"], S=S, BIAS_DECL=decl if has_bias else "",
+                            BIAS=" + f32(Bias[pu(36u) + ch * pu(37u)])" if has_bias else "")
     BM, BN, BK, RM, RN = tile
     TX, TY = _threads(tile)
     T = TX * TY
@@ -158,11 +168,16 @@ def source(pass_: str, S: str, tile: tuple[int, ...], has_bias: bool = False, pr
     sa, la, ta = _loader("a", BM, BK, a_kf, "PA", "m", T, prefetch)
     sb, lb, tb = _loader("b", BN, BK, b_kf, "PB", "n", T, prefetch)
     pass_code = blocks[pass_]
+    slots = {}
+    if pass_ in ("fwd", "dgrad"):
+        per_group = "pu(17u)" if pass_ == "fwd" else "pu(16u)"
+        slots["EMIT_SPLIT"] = (f"  out[split * pu(54u) * pu(19u) + (g * {per_group} + m) * pu(19u) + n] = S(v);\n"
+                               "  return;" if split else "")
     if pass_ == "fwd":
-        pass_code = kernels.fill(
-            pass_code,
-            BIAS_DECL="@group(0) @binding(4) var<storage, read> Bias: array<S>;" if has_bias else "",
-            BIAS=" + f32(Bias[pu(36u) + co * pu(37u)])" if has_bias else "")
+        slots["BIAS_DECL"] = "@group(0) @binding(4) var<storage, read> Bias: array<S>;" if has_bias else ""
+        slots["BIAS"] = " + f32(Bias[pu(36u) + co * pu(37u)])" if has_bias else ""
+    if slots:
+        pass_code = kernels.fill(pass_code, **slots)
     return kernels.fill(head + blocks["gemm"], S=S, BM=str(BM), BN=str(BN), BK=str(BK), TX=str(TX), TY=str(TY),
                         THREADS=str(T), PASS=pass_code, SETUP=sa + "\n" + sb, LOAD=la + "\n" + lb,
                         STASH=ta + "\n" + tb, **_mma(tile))
@@ -185,8 +200,9 @@ def _tile(M: int, N: int, G: int) -> tuple[int, ...]:
         return -(-M // t[0]) * t[0] * -(-N // t[1]) * t[1]
     if _is_software():
         return min(SOFTWARE_TILES, key=padded)
-    if G * -(-M // GPU_BIG[0]) * -(-N // GPU_BIG[1]) >= BIG_TILES_MIN:
-        return GPU_BIG
+    big = [t for t in GPU_BIG if G * -(-M // t[0]) * -(-N // t[1]) >= BIG_TILES_MIN]
+    if big:
+        return min(big, key=padded)
     return min(GPU_TILES, key=lambda t: (padded(t), t[1]))
 
 
@@ -204,16 +220,46 @@ def _strided(w: list[int], at: int, t) -> None:
 
 
 def _run(rt, pass_: str, S: str, w: list[int], bufs: tuple[int, ...], M: int, N: int, K: int, G: int,
-         has_bias: bool = False, splits: int = 1, chunk: int | None = None) -> None:
+         has_bias: bool = False, splits: int = 1, chunk: int | None = None, split: bool = False) -> None:
     tile = _tile(M, N, G)
     prefetch = not _is_software()
     w[18], w[19], w[20] = M, N, K
     w[21], w[22] = -(-M // tile[0]), -(-N // tile[1])
     w[23], w[24] = splits, (chunk if chunk is not None else K)
-    key = ("conv", pass_, S, tile, has_bias, prefetch)
+    key = ("conv", pass_, S, tile, has_bias, prefetch) + (("split",) if split else ())
     mask = "w" + "r" * (len(bufs) - 1)
-    pipe = rt.pipeline(key, lambda: source(pass_, S, tile, has_bias, prefetch), mask)
+    pipe = rt.pipeline(key, lambda: source(pass_, S, tile, has_bias, prefetch, split), mask)
     rt.dispatch(pipe, bufs, w, w[21] * w[22] * G * splits)
+
+
+def _k_splits(M: int, N: int, K: int, G: int, S: str) -> tuple[int, int]:
+    """(splits, chunk) for a forward or input-gradient GEMM: split along K on GPUs when its output tiles
+    are too few to fill the device (deep layers, small batches), 1 elsewhere."""
+    if _is_software() or S != "f32":
+        return 1, K
+    tile = _tile(M, N, G)
+    tiles = G * -(-M // tile[0]) * -(-N // tile[1])
+    if tiles >= SPLITK_BELOW or K < 2 * SPLIT_CHUNK_MIN:
+        return 1, K
+    splits = min(-(-SPLIT_TARGET_GPU // tiles), K // SPLIT_CHUNK_MIN)
+    chunk = -(-K // splits)
+    chunk = -(-chunk // tile[2]) * tile[2]
+    return -(-K // chunk), chunk
+
+
+def _split_sum(rt, S: str, w: list[int], part: GPUStorage, out: GPUStorage, channels: int, pixels: int,
+               bias=None) -> None:
+    """out (NCHW) = the sum of the splits' partial GEMMs (+ bias): words 19 (N) and 23 (splits) as the
+    GEMM's."""
+    w = list(w)
+    w[54], w[55] = channels, pixels
+    bufs = (out.bid, part.bid)
+    if bias is not None:
+        w[36], w[37] = bias._offset & MASK, bias._stride[0] & MASK
+        bufs += (bias._storage.bid,)
+    pipe = rt.pipeline(("conv", "split_sum", S, bias is not None),
+                       lambda: source("split_sum", S, (), bias is not None), "w" + "r" * (len(bufs) - 1))
+    rt.dispatch(pipe, bufs, w, groups_for(channels * w[19]))
 
 
 def forward(x, w, bias, g: Geometry, dtype) -> GPUStorage:
@@ -233,8 +279,23 @@ def forward(x, w, bias, g: Geometry, dtype) -> GPUStorage:
         words[36], words[37] = bias._offset & MASK, bias._stride[0] & MASK
         bufs += (bias._storage.bid,)
     K = (g.C // g.G) * g.KH * g.KW
-    _run(rt, "fwd", dtype.wgsl, words, bufs, g.CO // g.G, N, K, g.G, has_bias=bias is not None)
+    M = g.CO // g.G
+    splits, chunk = _k_splits(M, N, K, g.G, dtype.wgsl)
+    if splits > 1:
+        part = GPUStorage(rt, splits * g.CO * N * 4)
+        ws = _with(words, 54, g.CO)
+        _run(rt, "fwd", dtype.wgsl, ws, (part.bid,) + bufs[1:3], M, N, K, g.G, splits=splits, chunk=chunk,
+             split=True)
+        _split_sum(rt, dtype.wgsl, ws, part, out, g.CO, g.OH * g.OW, bias)
+        return out
+    _run(rt, "fwd", dtype.wgsl, words, bufs, M, N, K, g.G, has_bias=bias is not None)
     return out
+
+
+def _with(words: list[int], at: int, value: int) -> list[int]:
+    w = list(words)
+    w[at] = value
+    return w
 
 
 def _taps(phase: int, pad: int, k: int, s: int, d: int) -> tuple[int, int, int]:
@@ -270,7 +331,16 @@ def input_grad(dy, w, g: Geometry, dtype) -> GPUStorage:
                             ((ph + g.PH - kh0 * g.DH) // g.SH) & MASK, ((pw + g.PW - kw0 * g.DW) // g.SW) & MASK,
                             khs * g.DH // g.SH, kws * g.DW // g.SW]
             K = (g.CO // g.G) * nkh * nkw
-            _run(rt, "dgrad", dtype.wgsl, words, bufs, g.C // g.G, g.NB * HP * WP, K, g.G)
+            M, N = g.C // g.G, g.NB * HP * WP
+            splits, chunk = _k_splits(M, N, K, g.G, dtype.wgsl) if g.SH == g.SW == 1 else (1, K)
+            if splits > 1:  # one phase (stride 1): its pixels are the whole image, in NCHW order
+                part = GPUStorage(rt, splits * g.C * N * 4)
+                ws = _with(words, 54, g.C)
+                _run(rt, "dgrad", dtype.wgsl, ws, (part.bid,) + bufs[1:], M, N, K, g.G, splits=splits, chunk=chunk,
+                     split=True)
+                _split_sum(rt, dtype.wgsl, ws, part, out, g.C, g.H * g.W)
+                continue
+            _run(rt, "dgrad", dtype.wgsl, words, bufs, M, N, K, g.G)
     return out
 
 
@@ -295,8 +365,9 @@ def weight_grad(dy, x, g: Geometry, dtype, with_bias: bool = False) -> tuple[GPU
     tile = _tile(M, N, g.G)
     tiles = g.G * -(-M // tile[0]) * -(-N // tile[1])
     splits, chunk = 1, K
-    if tiles < SPLIT_TARGET and K >= 2 * SPLIT_CHUNK_MIN:
-        splits = min(-(-SPLIT_TARGET // tiles), K // SPLIT_CHUNK_MIN)
+    target = SPLIT_TARGET if _is_software() else SPLIT_TARGET_GPU
+    if tiles < target and K >= 2 * SPLIT_CHUNK_MIN:
+        splits = min(-(-target // tiles), K // SPLIT_CHUNK_MIN)
         chunk = -(-K // splits)
         chunk = -(-chunk // tile[2]) * tile[2]
         splits = -(-K // chunk)

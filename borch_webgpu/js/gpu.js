@@ -14,7 +14,7 @@
     uniform: null, uniformSlots: 0,
     errors: [], lost: null,
     staging: [],
-    graphs: [], pendingTimed: [], replayChunk: 128,
+    graphs: [], pendingTimed: [], replayChunk: 128, offsetsData: true,
     toDestroy: [],
     stats: { flushes: 0, dispatches: 0, bindGroupsCreated: 0, submits: 0, buffersCreated: 0, pipelinesCreated: 0,
              replays: 0, graphsRegistered: 0 },
@@ -205,7 +205,7 @@
   // made here once, so a replay creates nothing.
   function registerGraph(id, recProxy, uniformProxy, n) {
     const dev = S.device;
-    const G = { list: [], uniform: null, mirror: null, bindGroups: 0 };
+    const G = { list: [], uniform: null, mirror: null, bindGroups: 0, offsets: new Uint32Array(Math.max(1, n)) };
     G.uniform = dev.createBuffer({ size: Math.max(1, n) * SLOT_BYTES, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     withBytes(uniformProxy, (u8) => {
       G.mirror = new Uint32Array(u8.slice().buffer);
@@ -227,6 +227,7 @@
           S.stats.bindGroupsCreated++;
           G.bindGroups++;
         }
+        G.offsets[d] = d * SLOT_BYTES;
         G.list.push([S.pipelines[pid], bg, d * SLOT_BYTES, x, y]);
         i += 5 + nb;
       }
@@ -278,10 +279,12 @@
       const slot = timingSlot();
       const pass = enc.beginComputePass(passTimestamps(slot));
       let last = null;
+      const offs = G.offsets;
       for (let i = start, end = Math.min(list.length, start + chunk); i < end; i++) {
         const d = list[i];
         if (d[0] !== last) { pass.setPipeline(d[0]); last = d[0]; }
-        pass.setBindGroup(0, d[1], [d[2]]);
+        // the dynamic offset from the graph's own Uint32Array (no array made per dispatch)
+        if (S.offsetsData) pass.setBindGroup(0, d[1], offs, i, 1); else pass.setBindGroup(0, d[1], [d[2]]);
         pass.dispatchWorkgroups(d[3], d[4], 1);
       }
       pass.end();

@@ -21,7 +21,8 @@
 // 31 dy offset, 32..35 dy strides, 36 bias offset, 37 bias stride, 38 wgrad: CG*KH*KW,
 // dgrad phase: 40 ph, 41 pw, 42 HP, 43 WP (rows and columns of the phase), 44 nkh, 45 nkw (taps),
 // 46 kh0, 47 kw0 (first tap), 48 khs, 49 kws (tap steps), 50 oh of (ih = ph, kh = kh0) (i32 bits),
-// 51 the same for ow, 52 change of oh per tap step (khs*DH/SH), 53 the same for ow.
+// 51 the same for ow, 52 change of oh per tap step (khs*DH/SH), 53 the same for ow; split along K
+// (forward, one-phase input gradient): 54 channels of the output, 55 its pixels per image.
 @group(0) @binding(0) var<uniform> P: array<vec4<u32>, 16>;
 fn pu(i: u32) -> u32 { return P[i >> 2u][i & 3u]; }
 
@@ -126,6 +127,7 @@ fn b_load(c: vec3<u32>, k: vec3<u32>, ok0: bool) -> f32 {
 }
 
 fn emit(g: u32, split: u32, m: u32, n: u32, v: f32) {
+{{EMIT_SPLIT}}
   let ohw = pu(5u) * pu(6u);
   let co = g * pu(17u) + m;
   out[(n / ohw) * pu(4u) * ohw + co * ohw + n % ohw] = S(v{{BIAS}});
@@ -173,6 +175,7 @@ fn b_load(c: vec3<u32>, k: vec3<u32>, ok0: bool) -> f32 {
 }
 
 fn emit(g: u32, split: u32, m: u32, n: u32, v: f32) {
+{{EMIT_SPLIT}}
   let pix = pu(42u) * pu(43u);
   let b = n / pix;
   let r = n % pix;
@@ -243,4 +246,27 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   let n = i % N;
   if (n < pu(38u)) { out[co * pu(38u) + n] = S(acc); }
   {{BIAS_STORE}}
+}
+
+//@op split_sum
+// forward and (one-phase) input gradient split along K: split s wrote part[s, channel, column] (the
+// GEMM's m over all groups, n); one thread per output adds the splits (and the bias) and stores it
+// in NCHW order: out[(n / P) * CH * P + channel * P + n % P], word 54 CH, word 55 P (pixels an image)
+@group(0) @binding(1) var<storage, read_write> out: array<S>;
+@group(0) @binding(2) var<storage, read> part: array<f32>;
+{{BIAS_DECL}}
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
+  let i = (wg.y * nwg.x + wg.x) * 256u + li;
+  let N = pu(19u);
+  let total = pu(54u) * N;
+  if (i >= total) { return; }
+  var acc = 0.0f;
+  for (var s = 0u; s < pu(23u); s++) { acc += part[s * total + i]; }
+  let ch = i / N;
+  let n = i % N;
+  let P = pu(55u);
+  out[(n / P) * pu(54u) * P + ch * P + n % P] = S(acc{{BIAS}});
 }

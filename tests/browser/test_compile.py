@@ -100,9 +100,11 @@ def test_compiled_resnet_steps_match_eager_and_replay_with_one_js_call(browser, 
                  f"bind groups; peak memory eager {r['peak_eager']} B, compiled {r['peak_compiled']} B; memory "
                  f"{r['flat']['m30']} B after 30 steps, {r['flat']['m300']} B after 300")
     assert r["graphs"] == 1
-    # the graph packs the step's temporaries by their lifetimes in the trace: a replayed step never
-    # holds more than an eager one
-    assert r["peak_compiled"] <= r["peak_eager"], r
+    # the graph packs the step's temporaries by their lifetimes in the trace, but keeps each buffer for
+    # the whole step: its total is the sum over buffer sizes of the most alive at once, eager's peak the
+    # most bytes alive at once (measured: 2.95 MB against 2.75 MB since batch norm and in-place relu
+    # stopped making copies; both were 3.2 MB before)
+    assert r["peak_compiled"] <= 1.1 * r["peak_eager"], r
     assert r["loss_diff"] <= 1e-6 and r["loss_rel"] <= 1e-6, r
     assert r["param_diff"] <= 1e-6 and r["buffer_diff"] <= 1e-6, r
     for c in steady:  # steps 4..30: replays

@@ -580,7 +580,7 @@ def webgpu_conv_every_tile_shape(dev):
     from borch_webgpu.device import gpu_conv
     saved = (gpu_conv._software, gpu_conv._tile)
     tiles = [(t, True) for t in gpu_conv.SOFTWARE_TILES]
-    tiles += [(t, False) for t in gpu_conv.GPU_TILES + (gpu_conv.GPU_BIG,)]
+    tiles += [(t, False) for t in gpu_conv.GPU_TILES + gpu_conv.GPU_BIG]
     try:
         for tile, software in tiles:
             gpu_conv._software = software               # GPU tiles prefetch into registers, software ones do not
@@ -590,6 +590,28 @@ def webgpu_conv_every_tile_shape(dev):
                     same(a, c.astype(np.float64), K, f"tile {tile} conv2d {xs} {ws} {kw} {name}")
     finally:
         gpu_conv._software, gpu_conv._tile = saved
+
+
+@check
+def webgpu_conv_split_k(dev):
+    """The forward and stride-1 input gradient split along K (GPUs, when the output tiles are few), with
+    the chunk shortened so that these small shapes split too, through the GPU tile shapes."""
+    if dev != "webgpu":
+        return
+    from borch_webgpu.device import gpu_conv
+    saved = (gpu_conv._software, gpu_conv._tile, gpu_conv.SPLIT_CHUNK_MIN)
+    try:
+        gpu_conv._software, gpu_conv.SPLIT_CHUNK_MIN = False, 16
+        for tile in gpu_conv.GPU_TILES[:1] + gpu_conv.GPU_BIG[1:]:
+            gpu_conv._tile = lambda M, N, G, _t=tile: _t
+            for xs, ws, kw in [CONV_SHAPES[0], CONV_SHAPES[4], CONV_SHAPES[8],
+                               ((2, 64, 4, 4), (64, 64, 3, 3), {"padding": 1})]:
+                M, N, K = ws[0] // kw.get("groups", 1), xs[0] * xs[2] * xs[3], ws[1] * ws[2] * ws[3]
+                assert gpu_conv._k_splits(M, N, K, kw.get("groups", 1), "f32")[0] > 1, (tile, xs, ws)
+                for name, a, c, K in _conv_both(xs, ws, kw):
+                    same(a, c.astype(np.float64), K, f"split-K tile {tile} conv2d {xs} {ws} {kw} {name}")
+    finally:
+        gpu_conv._software, gpu_conv._tile, gpu_conv.SPLIT_CHUNK_MIN = saved
 
 
 @check
