@@ -8,8 +8,8 @@ stored as its bits); runs and tables of runs give accessors with one index per d
 that a captured graph recomputes per replay (``capture.Dyn`` / ``DynWord``) pass through as they
 are. Word 63 is never written (common.wgsl's ``pu(63u)`` is a zero the compiler cannot see).
 
-Families with a layout: elementwise (EW), reduce (RED), batch norm (BN) and optimizers (OPT). The
-op blocks in ops_*.wgsl read their scalar parameters with ``u_param(j)`` in both.
+Families with a layout: elementwise (EW), reduce (RED), batch norm (BN) and optimizers (OPT, OPTM).
+The op blocks in ops_*.wgsl read their scalar parameters with ``u_param(j)`` in both.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .capture import SLOT_WORDS, DynWord, f32_word, u32_word
 
-__all__ = ["Field", "Layout", "EW", "RED", "BN", "OPT"]
+__all__ = ["Field", "Layout", "EW", "RED", "BN", "OPT", "OPTM"]
 
 _MASK = 0xFFFFFFFF  # plain ints are stored modulo 2**32
 
@@ -150,3 +150,9 @@ OPT = Layout("optim",
              Field("one_minus_beta2", 14, kind="f32"), Field("eps", 15, kind="f32"),
              Field("bc2_sqrt", 16, kind="f32"), Field("neg_step_size", 17, kind="f32"),
              Field("decay_factor", 18, kind="f32"))
+
+# wgsl/optim.wgsl sgd_multi: up to 14 parameters per dispatch, a row (numel, p, g, buffer offsets) each
+OPTM = Layout("optim_multi",
+              Field("count", 0), Field("first", 1), Field("neg_lr", 2, kind="f32"),
+              Field("weight_decay", 3, kind="f32"), Field("momentum", 4, kind="f32"),
+              Field("one_minus_dampening", 5, kind="f32"), Field("tensor", 6, (14, 4)))

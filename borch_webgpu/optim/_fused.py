@@ -1,13 +1,17 @@
-"""When the built-in optimizers update a parameter with one fused kernel (device/gpu_optim.py)
-instead of their tensor code: float32 parameters on ``webgpu`` whose gradient and state are
-contiguous float32 on the same device, outside ``differentiable=True``. One dispatch per parameter
-replaces three (SGD with momentum) to eight (Adam); the float32 operations are the same, in the
-same order. Anything else takes the tensor code (the reference), unchanged."""
+"""When the built-in optimizers update parameters with fused kernels (device/gpu_optim.py) instead of
+their tensor code: float32 parameters on ``webgpu`` whose gradient and state are contiguous float32
+on the same device, outside ``differentiable=True``. Adam/AdamW take one dispatch per parameter
+(instead of eight), SGD one per group of parameters (multi-tensor, as many as the device's storage
+buffer limit allows; instead of three per parameter with momentum). The float32 operations are the
+tensor code's, in the same order. Anything else takes the tensor code (the reference), unchanged."""
 from __future__ import annotations
 
+from ..device import gpu_optim
+from ..ops.creation import empty_like
 from ..tensor import Tensor
+from .optimizer import hyper
 
-__all__ = ["eligible"]
+__all__ = ["eligible", "touched", "sgd_multi_tensor"]
 
 
 def eligible(group: dict, p: Tensor, grad: Tensor, *state) -> bool:
@@ -28,3 +32,37 @@ def touched(*ts) -> None:
     for t in ts:
         if t is not None:
             t._bump_version()
+
+
+def sgd_multi_tensor(opt, group: dict) -> list[Tensor]:
+    """Update the group's eligible parameters with sgd_multi dispatches; returns the ones left (no
+    gradient excluded) for the one-by-one path. Parameters on their first step with momentum (their
+    buffer starts as the gradient) go in dispatches of their own."""
+    if group.get("differentiable"):
+        return [p for p in group["params"] if p.grad is not None]
+    wd, mom = hyper(group, "weight_decay"), hyper(group, "momentum")
+    batches: dict[bool, list] = {True: [], False: []}
+    rest = []
+    for p in group["params"]:
+        if p.grad is None:
+            continue
+        state = opt.state[p] if p in opt.state else {}
+        buf = state.get("momentum_buffer")
+        if not eligible(group, p, p.grad, buf):
+            rest.append(p)
+            continue
+        first = mom != 0 and buf is None
+        if first:
+            buf = state["momentum_buffer"] = empty_like(p)   # the kernel writes the gradient into it
+            opt.state[p] = state
+        batches[first].append((p, p.grad, buf if mom != 0 else None))
+    if batches[True] or batches[False]:
+        k = gpu_optim.per_dispatch(mom != 0)
+        lr = hyper(group, "lr")
+        for first, items in batches.items():
+            for i in range(0, len(items), k):
+                gpu_optim.sgd_multi(items[i:i + k], first, lr, wd, mom, group["dampening"], group["nesterov"],
+                                    group["maximize"])
+                for p, _, b in items[i:i + k]:
+                    touched(p, b)
+    return rest

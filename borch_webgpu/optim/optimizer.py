@@ -291,14 +291,16 @@ class Optimizer:
         grads, states) at once.
         """
         for p in group["params"]:
-            if p.grad is None:
-                continue
-            state = self.state[p] if p in self.state else {}
-            if not state:
-                self.init_single(p, group, state)
-            self.apply_single(p, p.grad, group, state)
-            if state:  # optimizers without state (plain SGD) leave self.state empty, like PyTorch
-                self.state[p] = state
+            if p.grad is not None:
+                self._step_param(p, group)
+
+    def _step_param(self, p: Tensor, group: dict[str, Any]) -> None:
+        state = self.state[p] if p in self.state else {}
+        if not state:
+            self.init_single(p, group, state)
+        self.apply_single(p, p.grad, group, state)
+        if state:  # optimizers without state (plain SGD) leave self.state empty, like PyTorch
+            self.state[p] = state
 
     def init_single(self, p: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
         """Fill ``state`` for parameter ``p`` before its first update (nothing by default)."""

@@ -70,6 +70,11 @@ class SGD(Optimizer):
             group.setdefault("differentiable", False)
             group.setdefault("fused", False)
 
+    def _step_group(self, group: dict[str, Any]) -> None:
+        # the float32 WebGPU parameters in multi-tensor dispatches (optim/_fused.py), the rest one by one
+        for p in _fused.sgd_multi_tensor(self, group):
+            self._step_param(p, group)
+
     def apply_single(self, p: Tensor, grad: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
         weight_decay, momentum = hyper(group, "weight_decay"), hyper(group, "momentum")
         buf = state.get("momentum_buffer")
