@@ -195,6 +195,13 @@ class GPUBackend:
                                                                            O.wgsl, ob, kinds_t, types_t, strided_out),
                                 "w" + "r" * (len(bufs) - 1))
         self.rt.dispatch(pipe, tuple(bufs), words, groups_for(numel))
+        variant = EPILOGUES.get((file, block)) if out is None and C.wgsl == "f32" and R.wgsl == "f32" else None
+        if variant is not None:
+            # an in-place relu of this fresh result recorded next becomes its epilogue (Runtime.take_epilogue)
+            vkey = key[:2] + (variant,) + key[3:]
+            self.rt.offer_epilogue("relu", storage.bid, numel, lambda: self.rt.pipeline(
+                vkey, lambda: kernels.elementwise_source(file, variant, C.wgsl, R.wgsl, O.wgsl, ob, kinds_t, types_t,
+                                                         strided_out), "w" + "r" * (len(bufs) - 1)))
         return storage
 
     def reduce(self, op, x, dims: tuple[int, ...], out_shape, C, R, params=(), wgsl=None) -> GPUStorage:
@@ -239,6 +246,10 @@ class GPUBackend:
 
 
 _backend: GPUBackend | None = None
+
+
+# elementwise blocks that have a relu'd variant: (file, block) -> the variant's block
+EPILOGUES = {("ops_binary.wgsl", "add"): "add_relu"}
 
 
 def backend() -> GPUBackend:

@@ -4,8 +4,10 @@ with device/layouts.py's BN. ops/_nn_bn.py calls these; x and dy are contiguous 
 (any element offset), the per-channel vectors (weight, bias, running stats) contiguous 1-D views.
 
 Pipeline keys: (family, mode, dtype, flags); the flags are which optional operands exist (running
-statistics, weight, bias) and whether a relu follows (fused into apply and into both backward
-kernels, which then mask dy by the output).
+statistics, weight, bias) and whether a relu follows. An in-place relu of apply's or eval's output
+recorded right after it (``nn.ReLU(inplace=True)``) switches that dispatch to its relu variant
+(Runtime.offer_epilogue / take_epilogue) instead of a dispatch of its own. The backward kernels can
+mask dy by the relu'd output z (the ``relu`` flag there).
 """
 from __future__ import annotations
 
@@ -58,13 +60,21 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
     return kernels.fill(head + blocks[mode], **slots)
 
 
-def _run(mode: str, S: str, bufs: tuple[int, ...], words: list, groups: int, **flags) -> None:
+def _pipe(mode: str, S: str, n_bufs: int, **flags):
     rt = backend().rt
     key = ("bn", mode, S) + tuple(sorted(k for k, v in flags.items() if v))
     mask = {"stats": "wrww" if flags.get("running") else "wr", "bwd_reduce": "ww"}.get(mode, "w")
-    mask += "r" * (len(bufs) - len(mask))
-    pipe = rt.pipeline(key, lambda: source(mode, S, **flags), mask)
-    rt.dispatch(pipe, bufs, words, groups)
+    mask += "r" * (n_bufs - len(mask))
+    return rt.pipeline(key, lambda: source(mode, S, **flags), mask)
+
+
+def _run(mode: str, S: str, bufs: tuple[int, ...], words: list, groups: int, **flags) -> None:
+    backend().rt.dispatch(_pipe(mode, S, len(bufs), **flags), bufs, words, groups)
+    if mode in ("apply", "eval") and not flags.get("relu"):
+        # an in-place relu of the output right after (nn.ReLU(inplace=True)) becomes this kernel's epilogue
+        relu = dict(flags, relu=True)
+        backend().rt.offer_epilogue("relu", bufs[0], words[BN.index("numel")],
+                                    lambda: _pipe(mode, S, len(bufs), **relu))
 
 
 def _dims(x) -> dict:

@@ -73,6 +73,8 @@ class Runtime(GraphRuntime, KernelErrors):
         self.free_bg_ids: list[int] = []
         self.next_bg = 0
         self.dispatches = 0
+        # the last dispatch, when it can still take an epilogue (offer_epilogue / take_epilogue)
+        self.epilogue: tuple | None = None
         # capture and replay (device/capture.py): buffers a graph uses are pinned; dropped, they park
         self.pins: dict[int, int] = {}
         self.parked: dict[int, int] = {}
@@ -302,6 +304,7 @@ class Runtime(GraphRuntime, KernelErrors):
             # the GPU works on what is recorded while Python records the rest (a training step is a
             # thousand dispatches; waiting for the first read would leave the GPU idle until then)
             self.flush()
+        self.epilogue = None
         pid, lid = pipe
         gx = groups if groups <= self.max_groups else self.max_groups
         gy = (groups + gx - 1) // gx
@@ -324,7 +327,32 @@ class Runtime(GraphRuntime, KernelErrors):
             u[i, :len(words)] = words
         return u[:max(n, 1)], n
 
+    # ---- epilogue fusion at record time ------------------------------------------------------------
+    def offer_epilogue(self, name: str, out_bid: int, numel: int, make_pipe) -> None:
+        """Called right after a dispatch that can also apply epilogue ``name`` (e.g. a relu) to its
+        output buffer: ``make_pipe()`` gives the pipeline of that variant (same layout and words). The
+        offer lasts until the next dispatch or flush."""
+        cap = capture._active
+        cmd_at = len(self.cmds) - 7 if cap is None or cap.execute else None
+        self.epilogue = (name, out_bid, numel, make_pipe, cmd_at, len(cap.records) - 1 if cap is not None else None)
+
+    def take_epilogue(self, name: str, out_bid: int, numel: int) -> bool:
+        """Fold ``name`` into the last dispatch when it offered it for exactly this output (buffer and
+        element count): its pipeline becomes the variant's, and no dispatch is needed for the op."""
+        e = self.epilogue
+        if e is None or e[0] != name or e[1] != out_bid or e[2] != numel:
+            return False
+        pid, _ = e[3]()
+        if e[4] is not None:
+            self.cmds[e[4] + 1] = pid
+        if e[5] is not None:
+            recs = capture._active.records
+            recs[e[5]] = (pid,) + tuple(recs[e[5]][1:])
+        self.epilogue = None
+        return True
+
     def flush(self) -> None:
+        self.epilogue = None
         if self.cmds:
             u, n = self.pending_uniforms()
             self._call("flush", np.asarray(self.cmds, dtype=np.int32), u, n)

@@ -159,6 +159,10 @@ def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None, out: 
         if autograd.graph.needs_grad(*args, out):
             raise RuntimeError(f"{op.name}(): functions with out=... arguments don't support automatic "
                                "differentiation, but one of the arguments requires grad.")
+        if len(kargs) == 1 and kargs[0] is out and op.extra.get("epilogue") and \
+                _fold_into_producer(op.extra["epilogue"], out):
+            out._bump_version()  # e.g. an in-place relu became the epilogue of the kernel that wrote out
+            return out
         if _direct_ok(out, kargs, dev):
             backend_for(dev).elementwise(op, kargs, C, R, shape, out.dtype, params=params, wgsl=wgsl, out=out)
             out._bump_version()
@@ -180,11 +184,20 @@ def inplace_saving_out(op: OpDef, self: Tensor) -> Tensor:
     saves the result of ``relu_``), so a later in-place change of self is caught by the version check."""
     from .memory import rebase
     with autograd.no_grad():
-        ew(op, self, out=self)
+        ew(op, self, out=self)   # or the epilogue of the kernel that just wrote self (_fold_into_producer)
     res = _alias(self)
     autograd.record(_grad_name(op), [self], [res], lambda g: op.backward(g, None, res), [res])
     rebase(self, res)
     return self
+
+
+def _fold_into_producer(name: str, self: Tensor) -> bool:
+    """On webgpu: whether the dispatch that just wrote all of self (a fresh contiguous result) took op
+    ``name`` as its epilogue (Runtime.take_epilogue), so that no kernel of its own is needed."""
+    if self.device.type != "webgpu" or self._offset != 0 or not self.is_contiguous():
+        return False
+    from ..device.gpu_backend import backend
+    return backend().rt.take_epilogue(name, self._storage.bid, self.numel())
 
 
 def _alias(self: Tensor) -> Tensor:

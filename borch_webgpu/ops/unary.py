@@ -81,8 +81,11 @@ RELU_BACKWARD = register(OpDef(
     "_relu_backward", "binary", ("ops_binary.wgsl", "threshold_backward"),
     lambda g, r: np.where(r <= 0, np.zeros_like(g), g), tol=(0, 0), extra={"golden": "relu", "grad_name": "ThresholdBackwardBackward0"},
     backward=lambda gg, g, r, out: (ew(RELU_BACKWARD, gg, r.detach()), None)))
+# relu(a + b): the kernel an add takes when an in-place relu of its result follows (device/gpu_backend.py)
+register(OpDef("_add_relu", "binary", ("ops_binary.wgsl", "add_relu"), lambda a, b: np.maximum(a + b, 0),
+               tol=(0, 0), extra={"golden": "relu"}))
 _u("relu", lambda a: np.where(a < 0, 0, a).astype(a.dtype), lambda g, a, out: (ew(RELU_BACKWARD, g, out),),
-   rule="same", tol=(0, 0), saves_out=True)
+   rule="same", tol=(0, 0), saves_out=True, epilogue="relu")
 _u("floor", np.floor, _zero, rule="same", tol=(0, 0))
 _u("ceil", np.ceil, _zero, rule="same", tol=(0, 0))
 _u("round", np.round, _zero, rule="same", tol=(0, 0))

@@ -5,6 +5,11 @@
 //@op add
 fn op(a: C, b: C) -> R { return a + b; }
 
+//@op add_relu
+// relu(a + b): an in-place relu right after an add becomes its epilogue (device/gpu_backend.py);
+// below zero by sign and magnitude, as relu (keeps -0.0 and NaN)
+fn op(a: C, b: C) -> R { let s = a + b; return select(s, C(0), below_zero(s)); }
+
 //@op sub
 fn op(a: C, b: C) -> R { return a - b; }
 

@@ -112,9 +112,9 @@ def test_compiled_resnet_steps_match_eager_and_replay_with_one_js_call(browser, 
         # torch.webgpu.stats() is itself one crossing; then one replay and one read for loss.item()
         assert c["js_calls"] == 3, c
         assert c["bindGroupsCreated"] == 0 and c["pipelinesCreated"] == 0 and c["buffersCreated"] == 0, c
-    # fused batch norm (4 kernels a layer), one kernel per parameter update, in-place relu in one
-    # kernel, multi-tensor SGD: 1,113 dispatches a step before; issue 9's target is 150
-    assert steady[-1]["dispatches"] <= 300, steady[-1]
+    # fused batch norm (4 kernels a layer), multi-tensor SGD, in-place ops in one kernel, relu as the
+    # epilogue of batch norm and add: 1,113 dispatches a step before (issue 9's target is 150)
+    assert steady[-1]["dispatches"] <= 285, steady[-1]
     # 300 replayed steps in all: memory in use and buffers made are what they were after step 30
     assert r["flat"]["m300"] == r["flat"]["m30"] and r["flat"]["buffers"] == 0, r["flat"]
 
