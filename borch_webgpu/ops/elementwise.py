@@ -13,7 +13,6 @@ from ..device import backend_for
 from ..device.capture import Dyn
 from ..tensor import Tensor
 from ._registry import OpDef, api, methods, register
-from .memory import DIRECT
 from ._shapes import _broadcast, broadcast_shapes
 
 __all__ = ["add", "sub", "mul", "div", "subtract", "multiply", "divide", "true_divide", "floor_divide", "remainder",
@@ -178,19 +177,6 @@ def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None, out: 
     return res
 
 
-def inplace_saving_out(op: OpDef, self: Tensor) -> Tensor:
-    """``self = op(self)`` in place with autograd, for an op whose backward reads only its result
-    (``saves_out``): the kernel writes self directly and the node saves self's new values (as PyTorch
-    saves the result of ``relu_``), so a later in-place change of self is caught by the version check."""
-    from .memory import rebase
-    with autograd.no_grad():
-        ew(op, self, out=self)   # or the epilogue of the kernel that just wrote self (_fold_into_producer)
-    res = _alias(self)
-    autograd.record(_grad_name(op), [self], [res], lambda g: op.backward(g, None, res), [res])
-    rebase(self, res)
-    return self
-
-
 def _fold_into_producer(name: str, self: Tensor) -> bool:
     """On webgpu: whether the dispatch that just wrote all of self (a fresh contiguous result) took op
     ``name`` as its epilogue (Runtime.take_epilogue), so that no kernel of its own is needed."""
@@ -198,34 +184,6 @@ def _fold_into_producer(name: str, self: Tensor) -> bool:
         return False
     from ..device.gpu_backend import backend
     return backend().rt.take_epilogue(name, self._storage.bid, self.numel())
-
-
-def _alias(self: Tensor) -> Tensor:
-    res = Tensor._make(self._storage, self._shape, self.dtype, self._device, self._stride, self._offset)
-    res._ver = self._ver
-    return res
-
-
-def _add_in_place(name: str):
-    """``self.add_(other, alpha=)`` / ``sub_`` with autograd as one kernel writing self (their backward
-    reads no value: the gradients are g and +-alpha * g), where other is a float tensor that self's
-    shape already covers; None elsewhere (memory.inplace then takes its general path)."""
-    def run(self: Tensor, other, *, alpha=1):
-        if not (isinstance(other, Tensor) and self.dtype.is_floating_point and other.dtype == self.dtype
-                and other.device == self.device and other._storage is not self._storage
-                and _broadcast(name, [self._shape, other._shape]) == self._shape):
-            return None
-        from .memory import rebase
-        with autograd.no_grad():
-            (add if name == "add" else sub)(self, other, alpha=alpha, out=self)
-        res = _alias(self)
-        scale = alpha if name == "add" else -alpha
-        need = other.requires_grad
-        autograd.record("AddBackward0" if name == "add" else "SubBackward0", [self, other], [res],
-                        lambda g: (g, sum_to(g if scale == 1 else g * scale, other._shape) if need else None), ())
-        rebase(self, res)
-        return self
-    return run
 
 
 class _Meta:
@@ -717,7 +675,6 @@ def _bool_or_int(logical, bitwise_msg):
 
 api("add", add, inplace=True)
 api("sub", sub, inplace=True, aliases=("subtract",))
-DIRECT[add], DIRECT[sub] = _add_in_place("add"), _add_in_place("sub")
 api("mul", mul, inplace=True, aliases=("multiply",))
 api("div", div, inplace=True, aliases=("divide", "true_divide"))
 api("atan2", atan2, inplace=True, aliases=("arctan2",))

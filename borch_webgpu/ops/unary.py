@@ -10,8 +10,7 @@ import numpy as np
 from .. import _dtype
 from ..tensor import Tensor
 from ._registry import OpDef, api, methods, register
-from .elementwise import _out, ew, inplace_saving_out, where
-from .memory import DIRECT
+from .elementwise import _out, ew, where
 
 __all__ = ["neg", "negative", "abs", "absolute", "sign", "exp", "exp2", "log", "log2", "log10", "log1p", "expm1",
            "sqrt", "rsqrt", "square", "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan", "arcsin", "arccos",
@@ -456,10 +455,3 @@ api("__pos__", method=lambda self: self)
 api("__abs__", method=abs)
 api("__invert__", method=_invert, aliases=("bitwise_not",))
 api("selu", selu, tensor=False)
-
-
-# in-place forms with autograd in one kernel: the ops whose backward reads only their result
-for _name, _op in UNARY.items():
-    _f = globals().get(_name)
-    if _op.extra.get("saves_out") and callable(_f):
-        DIRECT[_f] = (lambda op: lambda self: inplace_saving_out(op, self))(_op)
