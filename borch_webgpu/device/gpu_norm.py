@@ -49,7 +49,7 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
             affine.append("v = v + f32(b[u_b_offset() + c]);")
         slots["AFFINE_DECL"] = "\n".join(decl)
         slots["AFFINE"] = "\n  ".join(affine)
-        slots["RELU"] = "v = max(v, 0.0f);" if relu else ""
+        slots["RELU"] = "v = relu_f(v);" if relu else ""
     if mode == "bwd_apply":
         slots["W_DECL"] = _decl(nxt, "w") if weight else ""
         slots["W"] = "f32(w[u_w_offset() + c])" if weight else "1.0f"

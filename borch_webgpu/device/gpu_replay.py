@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 
-from . import _ffi, capture
+from . import _ffi, capture, trace_fusion
 from .capture import SLOT_WORDS
 
 
@@ -23,6 +23,7 @@ class GraphRuntime:
         if cap.broken is not None or not cap.records:
             self._release_capture(cap, pinned=False)
             return None
+        trace_fusion.fuse(self, cap)  # e.g. a conv and the eval batch norm of its output: one dispatch
         for b in cap.plan():  # temporaries packed by their lifetimes in the trace: these went unused
             size = cap.owned.pop(b)
             cap.pool[size].remove(b)

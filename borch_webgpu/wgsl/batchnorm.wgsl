@@ -19,6 +19,11 @@ fn elem(c: u32, j: u32) -> u32 {  // index of the j-th element of channel c (j <
   return (j / s) * u_channels() * s + c * s + j % s;
 }
 fn chan(i: u32) -> u32 { return (i / u_spatial()) % u_channels(); }
+// relu as the relu op computes it (wgsl/ops_unary.wgsl): below zero by the sign bit, so -0.0 and NaN stay
+fn relu_f(v: f32) -> f32 {
+  let b = bitcast<u32>(v);
+  return select(v, 0.0f, b > 0x80000000u && (b & 0x7fffffffu) <= 0x7f800000u);
+}
 
 var<workgroup> sh: array<vec2<f32>, 256>;
 

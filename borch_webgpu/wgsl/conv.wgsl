@@ -22,7 +22,9 @@
 // dgrad phase: 40 ph, 41 pw, 42 HP, 43 WP (rows and columns of the phase), 44 nkh, 45 nkw (taps),
 // 46 kh0, 47 kw0 (first tap), 48 khs, 49 kws (tap steps), 50 oh of (ih = ph, kh = kh0) (i32 bits),
 // 51 the same for ow, 52 change of oh per tap step (khs*DH/SH), 53 the same for ow; split along K
-// (forward, one-phase input gradient): 54 channels of the output, 55 its pixels per image.
+// (forward, one-phase input gradient): 54 channels of the output, 55 its pixels per image; an
+// evaluation batch norm in the forward's (or split_sum's) epilogue (device/trace_fusion.py): 56..59
+// offsets of its running mean, running var, weight and bias, 60 its eps (f32 bits).
 @group(0) @binding(0) var<uniform> P: array<vec4<u32>, 16>;
 fn pu(i: u32) -> u32 { return P[i >> 2u][i & 3u]; }
 
@@ -100,6 +102,7 @@ fn emit4(g: u32, split: u32, m: u32, n: u32, v: vec4<f32>, M: u32, N: u32) {
 @group(0) @binding(2) var<storage, read> X: array<S>;
 @group(0) @binding(3) var<storage, read> Wt: array<S>;
 {{BIAS_DECL}}
+{{BN_EPI}}
 
 fn a_row(g: u32, m: u32) -> vec3<u32> { return vec3<u32>(pu(30u) + (g * pu(17u) + m) * pu(20u), 0u, 0u); }
 fn a_kinfo(k: u32) -> vec3<u32> { return vec3<u32>(k, 0u, 0u); }
@@ -130,7 +133,7 @@ fn emit(g: u32, split: u32, m: u32, n: u32, v: f32) {
 {{EMIT_SPLIT}}
   let ohw = pu(5u) * pu(6u);
   let co = g * pu(17u) + m;
-  out[(n / ohw) * pu(4u) * ohw + co * ohw + n % ohw] = S(v{{BIAS}});
+  out[(n / ohw) * pu(4u) * ohw + co * ohw + n % ohw] = S({{EPI}}(co, v{{BIAS}}));
 }
 
 //@op dgrad
@@ -255,6 +258,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
 @group(0) @binding(1) var<storage, read_write> out: array<S>;
 @group(0) @binding(2) var<storage, read> part: array<f32>;
 {{BIAS_DECL}}
+{{BN_EPI}}
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -268,5 +272,5 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   let ch = i / N;
   let n = i % N;
   let P = pu(55u);
-  out[(n / P) * pu(54u) * P + ch * P + n % P] = S(acc{{BIAS}});
+  out[(n / P) * pu(54u) * P + ch * P + n % P] = S({{EPI}}(ch, acc{{BIAS}}));
 }

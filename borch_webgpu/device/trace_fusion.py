@@ -1,0 +1,96 @@
+"""Fusion over a captured trace (device/capture.py), before its buffers are planned.
+
+A capture knows what eager code cannot: which dispatch reads a buffer, and that nothing else ever
+will. One rewrite so far:
+
+- **convolution + evaluation-mode batch norm**: a conv forward (or the ``split_sum`` of a split-K
+  one) whose output is read by one batch-norm ``eval`` dispatch and by nothing else afterwards
+  (``model.eval()`` + ``torch.compile(model)``: the conv's result is a temporary) becomes one
+  dispatch: the conv kernel applies the batch norm (and the relu it carried) in its epilogue and
+  writes the batch norm's output. The epilogue does the eval kernel's float32 operations in the same
+  order, so the values are the same. The batch norm's buffers join the conv's bindings (8 at most,
+  WebGPU's default limit).
+"""
+from __future__ import annotations
+
+from .layouts import BN
+
+__all__ = ["fuse", "BN_EPILOGUE"]
+
+# kernel family -> fn(rt, key, (weight?, bias?, relu?), n_buffers) -> (pipeline, layout) of that kernel
+# with an eval batch norm as its epilogue; device/gpu_conv.py registers "conv" (this module sits
+# below the kernel modules and imports none of them)
+BN_EPILOGUE: dict = {}
+
+
+def _key_of(rt) -> dict:
+    return {pid: key for key, (pid, _) in rt.pipelines.items()}
+
+
+def _conv_bn_pairs(cap, keys) -> list[tuple[int, int]]:
+    """(conv record, batch-norm record) pairs that may fuse."""
+    touch: dict[int, list[tuple[int, int]]] = {}   # version -> (record, binding) of every use
+    for i, vs in enumerate(cap.rec_versions):
+        for j, v in enumerate(vs or ()):
+            if v >= 0:
+                touch.setdefault(v, []).append((i, j))
+    patched = {i for i, _, _ in cap.patches}
+    pairs = []
+    for i2, vs in enumerate(cap.rec_versions):
+        k2 = keys.get(cap.records[i2][0])
+        if vs is None or not k2 or k2[:2] != ("bn", "eval") or k2[2] != "f32" or vs[1] < 0:
+            continue
+        v = vs[1]
+        uses = touch.get(v, [])
+        # written by one record (binding 0: the conv's output) and read by the batch norm only, never
+        # alive after the step
+        if len(uses) != 2 or uses[0][1] != 0 or uses[1] != (i2, 1) or not cap.versions[v][3]:
+            continue
+        i1 = uses[0][0]
+        k1 = keys.get(cap.records[i1][0])
+        if not k1 or k1[0] != "conv" or k1[2] != "f32" or i1 in patched or i2 in patched:
+            continue
+        if (k1[1] == "fwd" and "split" not in k1 and "bn" not in k1) or k1[1] == "split_sum":
+            pairs.append((i1, i2))
+    return pairs
+
+
+def fuse(rt, cap) -> int:
+    """Rewrite the capture's records in place; returns how many dispatches went."""
+    if "conv" not in BN_EPILOGUE:
+        return 0
+    keys = _key_of(rt)
+    pairs = _conv_bn_pairs(cap, keys)
+    if not pairs:
+        return 0
+    drop = set()
+    for i1, i2 in pairs:
+        pid1, lid1, bufs1, words1, gx, gy = cap.records[i1]
+        _, _, bufs2, words2, _, _ = cap.records[i2]
+        k1, k2 = keys[pid1], keys[cap.records[i2][0]]
+        flags = frozenset(k2[3:])            # bias / relu / weight of the batch norm
+        bn = (("weight" in flags), ("bias" in flags), ("relu" in flags))
+        words = list(words1) + [0] * max(0, 61 - len(words1))
+        for at, name in ((56, "rm_offset"), (57, "rv_offset"), (58, "w_offset"), (59, "b_offset"), (60, "eps")):
+            words[at] = words2[BN.index(name)]
+        bufs = (bufs2[0],) + tuple(bufs1[1:]) + tuple(bufs2[2:])
+        pipe = BN_EPILOGUE["conv"](rt, k1, bn, len(bufs))
+        cap.records[i1] = (pipe[0], pipe[1], bufs, words, gx, gy)
+        vs1, vs2 = cap.rec_versions[i1], cap.rec_versions[i2]
+        cap.rec_versions[i1] = (vs2[0],) + tuple(vs1[1:]) + tuple(vs2[2:])
+        drop.add(i2)
+    keep = [i for i in range(len(cap.records)) if i not in drop]
+    where = {old: new for new, old in enumerate(keep)}
+    cap.records = [cap.records[i] for i in keep]
+    cap.rec_versions = [cap.rec_versions[i] for i in keep]
+    cap.patches = [(where[i], j, w) for i, j, w in cap.patches]
+    for ver in cap.versions:      # first and last use, from the rewritten records
+        ver[1] = ver[2] = -1
+    for i, vs in enumerate(cap.rec_versions):
+        for v in vs or ():
+            if v >= 0:
+                ver = cap.versions[v]
+                if ver[1] < 0:
+                    ver[1] = i
+                ver[2] = i
+    return len(drop)

@@ -1,0 +1,65 @@
+"""Fusion over the captured trace on WebGPU in Chromium (SwiftShader here: a CPU, not a GPU): under
+``model.eval()`` + ``torch.compile(model)`` a conv whose output only an eval batch norm reads takes
+that batch norm (and its relu) as its epilogue (device/trace_fusion.py). The compiled model must give
+the eager model's outputs bit for bit, with one dispatch fewer per batch norm, and leave a conv whose
+output is read elsewhere too alone."""
+from __future__ import annotations
+
+import json
+
+SCRIPT = r"""
+import json
+import numpy as np
+import borch_webgpu as torch
+from borch_webgpu import nn
+from borch_webgpu.vision.models import resnet18_cifar
+
+
+def stats_run(fn, x):
+    torch.webgpu.synchronize()   # earlier work is submitted (and counted) before
+    with torch.no_grad():
+        s0 = torch.webgpu.stats()["dispatches"]
+        y = fn(x).numpy()
+        return y, torch.webgpu.stats()["dispatches"] - s0
+
+
+class Shared(nn.Module):   # the conv's output feeds the batch norm and the sum: nothing may fuse
+    def __init__(self):
+        super().__init__()
+        self.conv, self.bn = nn.Conv2d(3, 4, 3, padding=1), nn.BatchNorm2d(4)
+
+    def forward(self, x):
+        c = self.conv(x)
+        return self.bn(c) + c.mean()
+
+
+out = {}
+torch.manual_seed(0)
+for name, model in (("resnet", resnet18_cifar(width=8)), ("shared", Shared())):
+    model = model.to("webgpu")
+    model.train()
+    with torch.no_grad():   # non-trivial running statistics
+        for _ in range(3):
+            model(torch.randn(8, 3, 16, 16))
+    model.eval()
+    x = torch.randn(2, 3, 16, 16)
+    ref, n_eager = stats_run(model, x)
+    c = torch.compile(model)
+    for _ in range(3):
+        got, n = stats_run(c, x)
+    out[name] = {"diff": float(np.abs(got - ref).max()), "eager": n_eager, "replay": n,
+                 "bn": sum(isinstance(m, nn.BatchNorm2d) for m in model.modules())}
+print(json.dumps(out))
+"""
+
+
+def test_compiled_eval_convs_take_their_batch_norm(browser, summary_line):
+    code, out, err = browser.run(SCRIPT)
+    assert code == 0, err[-3000:]
+    r = json.loads(out.strip().splitlines()[-1])
+    res, shared = r["resnet"], r["shared"]
+    summary_line(f"trace fusion on WebGPU: compiled eval ResNet-18 (width 8) forward in {res['replay']} dispatches "
+                 f"(eager {res['eager']}), outputs {res['diff']:.1e} apart")
+    assert res["diff"] == 0.0 and shared["diff"] == 0.0, r
+    assert res["replay"] == res["eager"] - res["bn"], r
+    assert shared["replay"] == shared["eager"], r
