@@ -251,6 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--profile", action="store_true", help="time every dispatch of the compiled graphs once")
     ap.add_argument("--replay-chunk", type=int, help="dispatches per submit when a graph replays (js/gpu.js; 128)")
+    ap.add_argument("--no-trace-fusion", action="store_true", help="register graphs without fusing over the "
+                    "trace (device/trace_fusion.py), for A/B runs")
     ap.add_argument("--offsets-array", action="store_true", help="replay with an array of dynamic offsets per "
                     "dispatch instead of a range of the graph's Uint32Array")
     ap.add_argument("--eager-flush", type=int, help="submit eager work every N dispatches (the runtime's "
@@ -259,6 +261,9 @@ def main(argv: list[str] | None = None) -> int:
     if ns.eager_flush:
         from borch_webgpu.device import webgpu as _rtm
         _rtm.EAGER_FLUSH = ns.eager_flush
+    if ns.no_trace_fusion:
+        from borch_webgpu.device import trace_fusion
+        trace_fusion.BN_EPILOGUE.clear()
     if ns.replay_chunk or ns.offsets_array:
         from borch_webgpu.device import webgpu as _rtm
         st = _rtm.runtime().js.state
