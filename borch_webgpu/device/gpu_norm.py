@@ -4,10 +4,9 @@ with device/layouts.py's BN. ops/_nn_bn.py calls these; x and dy are contiguous 
 (any element offset), the per-channel vectors (weight, bias, running stats) contiguous 1-D views.
 
 Pipeline keys: (family, mode, dtype, flags); the flags are which optional operands exist (running
-statistics, weight, bias) and whether a relu follows. An in-place relu of apply's or eval's output
-recorded right after it (``nn.ReLU(inplace=True)``) switches that dispatch to its relu variant
-(Runtime.offer_epilogue / take_epilogue) instead of a dispatch of its own. The backward kernels can
-mask dy by the relu'd output z (the ``relu`` flag there).
+statistics, weight, bias) and, for apply and eval, a relu: an in-place relu of their output recorded
+right after them (``nn.ReLU(inplace=True)``) switches that dispatch to its relu variant
+(Runtime.offer_epilogue / take_epilogue) instead of a dispatch of its own.
 """
 from __future__ import annotations
 
@@ -53,10 +52,6 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
     if mode == "bwd_apply":
         slots["W_DECL"] = _decl(nxt, "w") if weight else ""
         slots["W"] = "f32(w[u_w_offset() + c])" if weight else "1.0f"
-        nxt += int(weight)
-    if mode in ("bwd_reduce", "bwd_apply"):
-        slots["Z_DECL"] = _decl(nxt, "z") if relu else ""
-        slots["Z_MASK"] = "g = select(0.0f, g, f32(z[e]) > 0.0f);" if relu else ""
     return kernels.fill(head + blocks[mode], **slots)
 
 
@@ -107,46 +102,46 @@ def _affine_bufs(w, b) -> tuple[tuple[int, ...], dict]:
     return bufs, offs
 
 
-def apply(x, st: GPUStorage, w, b, relu: bool = False) -> GPUStorage:
-    """y = (x - mean) * invstd (* w + b), relu'd when asked, into new contiguous memory."""
+def apply(x, st: GPUStorage, w, b) -> GPUStorage:
+    """y = (x - mean) * invstd (* w + b) into new contiguous memory."""
     d = _dims(x)
     y = GPUStorage(backend().rt, _bytes(d["numel"], x.dtype))
     extra, offs = _affine_bufs(w, b)
     words = BN.pack(**d, x_offset=x._offset, **offs)
     _run("apply", x.dtype.wgsl, (y.bid, x._storage.bid, st.bid) + extra, words, groups_for(d["numel"]),
-         weight=w is not None, bias=b is not None, relu=relu)
+         weight=w is not None, bias=b is not None)
     return y
 
 
-def apply_eval(x, rm, rv, w, b, eps: float, relu: bool = False) -> GPUStorage:
+def apply_eval(x, rm, rv, w, b, eps: float) -> GPUStorage:
     """Evaluation mode: y = (x - rm) / sqrt(rv + eps) (* w + b), one kernel."""
     d = _dims(x)
     y = GPUStorage(backend().rt, _bytes(d["numel"], x.dtype))
     extra, offs = _affine_bufs(w, b)
     words = BN.pack(**d, x_offset=x._offset, rm_offset=rm._offset, rv_offset=rv._offset, eps=float(eps), **offs)
     _run("eval", x.dtype.wgsl, (y.bid, x._storage.bid, rm._storage.bid, rv._storage.bid) + extra, words,
-         groups_for(d["numel"]), weight=w is not None, bias=b is not None, relu=relu)
+         groups_for(d["numel"]), weight=w is not None, bias=b is not None)
     return y
 
 
-def backward_reduce(dy, x, st: GPUStorage, z=None) -> tuple[GPUStorage, GPUStorage]:
+def backward_reduce(dy, x, st: GPUStorage) -> tuple[GPUStorage, GPUStorage]:
     """float32 sum(dy) and sum(dy * xhat) per channel, in two buffers: the bias and the weight gradients
-    (dy masked by z > 0 when z, the relu'd output, is given)."""
+    """
     d = _dims(x)
     rt = backend().rt
     sdy, sdx = GPUStorage(rt, 4 * d["channels"]), GPUStorage(rt, 4 * d["channels"])
     words = BN.pack(**d, x_offset=x._offset, dy_offset=dy._offset)
-    bufs = (sdy.bid, sdx.bid, dy._storage.bid, x._storage.bid, st.bid) + ((z._storage.bid,) if z is not None else ())
-    _run("bwd_reduce", x.dtype.wgsl, bufs, words, d["channels"], relu=z is not None)
+    bufs = (sdy.bid, sdx.bid, dy._storage.bid, x._storage.bid, st.bid)
+    _run("bwd_reduce", x.dtype.wgsl, bufs, words, d["channels"])
     return sdy, sdx
 
 
-def backward_apply(dy, x, st: GPUStorage, sums: tuple[GPUStorage, GPUStorage], w, z=None) -> GPUStorage:
+def backward_apply(dy, x, st: GPUStorage, sums: tuple[GPUStorage, GPUStorage], w) -> GPUStorage:
     """dx of training-mode batch norm from dy and the two sums of :func:`backward_reduce`."""
     d = _dims(x)
     dx = GPUStorage(backend().rt, _bytes(d["numel"], x.dtype))
     words = BN.pack(**d, x_offset=x._offset, dy_offset=dy._offset, w_offset=w._offset if w is not None else 0)
     bufs = (dx.bid, dy._storage.bid, x._storage.bid, st.bid, sums[0].bid, sums[1].bid)
-    bufs += ((w._storage.bid,) if w is not None else ()) + ((z._storage.bid,) if z is not None else ())
-    _run("bwd_apply", x.dtype.wgsl, bufs, words, groups_for(d["numel"]), weight=w is not None, relu=z is not None)
+    bufs += (w._storage.bid,) if w is not None else ()
+    _run("bwd_apply", x.dtype.wgsl, bufs, words, groups_for(d["numel"]), weight=w is not None)
     return dx

@@ -6,7 +6,7 @@
 //   apply       y = (x - mean) * invstd * w + b (optionally then relu), one thread per element
 //   eval        the same with the running statistics (evaluation mode)
 //   bwd_reduce  one workgroup per channel: sum(dy) and sum(dy * xhat) into sdy[c] and sdx[c] (they are
-//               also the bias and weight gradients); with RELU, dy is first masked by the output z > 0
+//               also the bias and weight gradients)
 //   bwd_apply   dx = w * invstd * (dy - sum(dy) / L - xhat * sum(dy * xhat) / L)
 // The uniform block is device/layouts.py's BN: u_channels(), u_spatial(), u_batch(), u_numel(),
 // u_x_offset(), u_dy_offset(), u_w_offset(), u_b_offset(), u_rm_offset(), u_rv_offset(), u_eps(),
@@ -105,7 +105,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 @group(0) @binding(3) var<storage, read> dy: array<S>;
 @group(0) @binding(4) var<storage, read> x: array<S>;
 @group(0) @binding(5) var<storage, read> st: array<f32>;
-{{Z_DECL}}
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -116,8 +115,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   var acc = vec2<f32>(0.0f);
   for (var j = li; j < L; j += 256u) {
     let e = elem(c, j);
-    var g = f32(dy[u_dy_offset() + e]);
-    {{Z_MASK}}
+    let g = f32(dy[u_dy_offset() + e]);
     acc += vec2<f32>(g, g * (f32(x[u_x_offset() + e]) - mean) * inv);
   }
   let r = tree(li, acc);
@@ -135,7 +133,6 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
 @group(0) @binding(5) var<storage, read> sdy: array<f32>;
 @group(0) @binding(6) var<storage, read> sdx: array<f32>;
 {{W_DECL}}
-{{Z_DECL}}
 
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -146,9 +143,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let L = f32(u_batch() * u_spatial());
   let inv = st[C + c];
   let xhat = (f32(x[u_x_offset() + i]) - st[c]) * inv;
-  let e = i;
-  var g = f32(dy[u_dy_offset() + i]);
-  {{Z_MASK}}
+  let g = f32(dy[u_dy_offset() + i]);
   let scale = {{W}} * inv;
   dx[i] = S(scale * (g - sdy[c] / L - xhat * (sdx[c] / L)));
 }
