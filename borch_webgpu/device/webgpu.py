@@ -75,6 +75,7 @@ class Runtime(GraphRuntime, KernelErrors):
         self.dispatches = 0
         # the last dispatch, when it can still take an epilogue (offer_epilogue / take_epilogue)
         self.epilogue: tuple | None = None
+        self.last_recorded = -1
         # capture and replay (device/capture.py): buffers a graph uses are pinned; dropped, they park
         self.pins: dict[int, int] = {}
         self.parked: dict[int, int] = {}
@@ -297,6 +298,7 @@ class Runtime(GraphRuntime, KernelErrors):
     # ---- dispatch -------------------------------------------------------------------------------
     def dispatch(self, pipe: tuple[int, int], buffers: tuple[int, ...], params: list[int], groups: int) -> None:
         """Record one dispatch of `groups` workgroups (spread over x and y past the per-dim limit)."""
+        self.epilogue = None
         if groups <= 0:
             return
         assert len(params) < SLOT_WORDS, "uniform word 63 must stay 0"
@@ -304,11 +306,11 @@ class Runtime(GraphRuntime, KernelErrors):
             # the GPU works on what is recorded while Python records the rest (a training step is a
             # thousand dispatches; waiting for the first read would leave the GPU idle until then)
             self.flush()
-        self.epilogue = None
         pid, lid = pipe
         gx = groups if groups <= self.max_groups else self.max_groups
         gy = (groups + gx - 1) // gx
         cap = capture._active
+        self.last_recorded = self.dispatches + 1   # offer_epilogue applies to this dispatch only
         if cap is not None:
             cap.record(pid, lid, buffers, params, gx, gy)
             if not cap.execute:
@@ -332,6 +334,8 @@ class Runtime(GraphRuntime, KernelErrors):
         """Called right after a dispatch that can also apply epilogue ``name`` (e.g. a relu) to its
         output buffer: ``make_pipe()`` gives the pipeline of that variant (same layout and words). The
         offer lasts until the next dispatch or flush."""
+        if self.last_recorded != self.dispatches:
+            return   # the dispatch recorded nothing (no workgroups): there is nothing to take the op
         cap = capture._active
         cmd_at = len(self.cmds) - 7 if cap is None or cap.execute else None
         self.epilogue = (name, out_bid, numel, make_pipe, cmd_at, len(cap.records) - 1 if cap is not None else None)
