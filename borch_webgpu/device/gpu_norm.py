@@ -38,6 +38,13 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
             "    rv[u_rv_offset() + c] = S((1.0f - m) * f32(rv[u_rv_offset() + c]) + m * v * u_unbias());"
             if running else "")
     if mode in ("apply", "eval"):
+        if mode == "apply":
+            slots["NORM_DECL"] = _decl(3, "st", t="f32")
+            slots["NORM"] = "var v = (xi - st[c]) * st[u_channels() + c];"
+        else:
+            slots["NORM_DECL"] = _decl(3, "rm") + "\n" + _decl(4, "rv")
+            slots["NORM"] = ("var v = (xi - f32(rm[u_rm_offset() + c])) * "
+                             "(1.0f / sqrt(f32(rv[u_rv_offset() + c]) + u_eps()));")
         decl, affine = [], []
         if weight:
             decl.append(_decl(nxt, "w"))
@@ -52,7 +59,7 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
     if mode == "bwd_apply":
         slots["W_DECL"] = _decl(nxt, "w") if weight else ""
         slots["W"] = "f32(w[u_w_offset() + c])" if weight else "1.0f"
-    return kernels.fill(head + blocks[mode], **slots)
+    return kernels.fill(head + blocks["apply" if mode == "eval" else mode], **slots)
 
 
 def _pipe(mode: str, S: str, n_bufs: int, **flags):

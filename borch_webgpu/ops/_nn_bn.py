@@ -19,7 +19,7 @@ from ._registry import OpDef, register
 __all__ = ["fused_ok", "batch_norm_train", "batch_norm_eval"]
 
 _TOL = (1e-5, 1e-5)  # as ops/_nn_norm.py's normalisations: O(1) outputs, float32 sums and a sqrt
-for _name, _mode in (("_batch_norm_stats", "stats"), ("_batch_norm_apply", "apply"), ("_batch_norm_eval", "eval"),
+for _name, _mode in (("_batch_norm_stats", "stats"), ("_batch_norm_apply", "apply"), ("_batch_norm_eval", "apply"),
                      ("_batch_norm_backward_reduce", "bwd_reduce"), ("_batch_norm_backward", "bwd_apply")):
     register(OpDef(_name, "nn", ("batchnorm.wgsl", _mode), None, tol=_TOL, extra={"golden": "batch_norm"}))
 

@@ -4,7 +4,7 @@
 //               the biased variance), written to st[c] and st[C + c]; running stats updated in place
 //               (the variance unbiased with L / (L - 1), L = NB * S), as PyTorch does
 //   apply       y = (x - mean) * invstd * w + b (optionally then relu), one thread per element
-//   eval        the same with the running statistics (evaluation mode)
+//   eval        the same with the running statistics (evaluation mode; the apply block)
 //   bwd_reduce  one workgroup per channel: sum(dy) and sum(dy * xhat) into sdy[c] and sdx[c] (they are
 //               also the bias and weight gradients)
 //   bwd_apply   dx = w * invstd * (dy - sum(dy) / L - xhat * sum(dy * xhat) / L)
@@ -65,9 +65,11 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
 }
 
 //@mode apply
+// training (st: the statistics kernel's mean and invstd) or evaluation (rm, rv: the running ones):
+// NORM_DECL binds them from binding 3 on and NORM is v = (x - mean) * invstd
 @group(0) @binding(1) var<storage, read_write> y: array<S>;
 @group(0) @binding(2) var<storage, read> x: array<S>;
-@group(0) @binding(3) var<storage, read> st: array<f32>;
+{{NORM_DECL}}
 {{AFFINE_DECL}}
 
 @compute @workgroup_size(256)
@@ -75,25 +77,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let i = gid.y * nwg.x * 256u + gid.x;
   if (i >= u_numel()) { return; }
   let c = chan(i);
-  var v = (f32(x[u_x_offset() + i]) - st[c]) * st[u_channels() + c];
-  {{AFFINE}}
-  {{RELU}}
-  y[i] = S(v);
-}
-
-//@mode eval
-@group(0) @binding(1) var<storage, read_write> y: array<S>;
-@group(0) @binding(2) var<storage, read> x: array<S>;
-@group(0) @binding(3) var<storage, read> rm: array<S>;
-@group(0) @binding(4) var<storage, read> rv: array<S>;
-{{AFFINE_DECL}}
-
-@compute @workgroup_size(256)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-  let i = gid.y * nwg.x * 256u + gid.x;
-  if (i >= u_numel()) { return; }
-  let c = chan(i);
-  var v = (f32(x[u_x_offset() + i]) - f32(rm[u_rm_offset() + c])) * (1.0f / sqrt(f32(rv[u_rv_offset() + c]) + u_eps()));
+  let xi = f32(x[u_x_offset() + i]);
+  {{NORM}}
   {{AFFINE}}
   {{RELU}}
   y[i] = S(v);
