@@ -2,9 +2,9 @@
 OPT and OPTM. optim/_fused.py decides when they apply and passes the hyper-parameters (floats, or
 ``capture.Dyn`` values that a captured step recomputes at every replay):
 
-- ``sgd`` / ``adam``: one dispatch per parameter updates it and its state in one pass;
+- ``adam``: one dispatch per parameter updates it and its state in one pass;
 - ``sgd_multi``: SGD over several parameters in one dispatch (as many as the device's storage-buffer
-  limit allows, at most 14: OPTM's rows), the multi-tensor ("foreach") form of the same update.
+  limit allows, at most 14: OPTM's rows), the multi-tensor ("foreach") form of the update.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from .gpu_backend import backend
 from .layouts import OPT, OPTM
 from .webgpu import groups_for
 
-__all__ = ["sgd", "sgd_multi", "adam", "source", "multi_source", "per_dispatch", "MULTI_MAX"]
+__all__ = ["sgd_multi", "adam", "source", "multi_source", "per_dispatch", "MULTI_MAX"]
 
 MULTI_MAX = 14  # OPTM's rows
 _DECL = "@group(0) @binding({}) var<storage, {}> {}: array<f32>;"
@@ -51,20 +51,17 @@ def _on(flags: frozenset, name: str) -> str:
 
 
 def source(mode: str, flags: frozenset) -> str:
-    """The one-parameter modes: sgd (s0: the momentum buffer, with momentum) and adam (s0 exp_avg,
-    s1 exp_avg_sq, s2 max_exp_avg_sq with amsgrad)."""
+    """The one-parameter mode adam (s0 exp_avg, s1 exp_avg_sq, s2 max_exp_avg_sq with amsgrad)."""
     head, blocks = kernels.blocks("optim.wgsl")
-    n_state = {"sgd": int("momentum" in flags), "adam": 3 if "amsgrad" in flags else 2}[mode]
+    n_state = 3 if "amsgrad" in flags else 2
     single = _SINGLE.format(P=_DECL.format(1, "read_write", "p"),
                             S0=_DECL.format(2, "read_write", "s0") if n_state >= 1 else "",
                             S1=_DECL.format(3, "read_write", "s1") if n_state >= 2 else "",
                             G=_DECL.format(2 + n_state, "read", "g"))
-    offs = {1: "u_p_offset()", 2: "u_g_offset()", 3: "u_s0_offset()"}
-    sgd = "\n  ".join(_sgd_update("p", "g", "s0", flags, offs.get)) if mode == "sgd" else ""
     return kernels.fill(
         head + blocks[mode], UNIFORMS=OPT.wgsl(), MAXIMIZE=_on(flags, "maximize"),
         WEIGHT_DECAY=_on(flags, "weight_decay"), AMSGRAD=_on(flags, "amsgrad"), DECOUPLED=_on(flags, "decoupled"),
-        SINGLE=single, SGD_UPDATE=sgd, S2_DECL=_DECL.format(4, "read_write", "s2") if n_state >= 3 else "",
+        SINGLE=single, S2_DECL=_DECL.format(4, "read_write", "s2") if n_state >= 3 else "",
         AMSGRAD_MAX=("let ki = u_s2_offset() + i;\n  vv = max(s2[ki], v);\n  s2[ki] = vv;" if n_state >= 3 else ""))
 
 
@@ -105,13 +102,6 @@ def _run(mode: str, flags: frozenset, p, states, g, **words) -> None:
     w = OPT.pack(numel=p.numel(), p_offset=p._offset, g_offset=g._offset, **offs, **words)
     bufs = (p._storage.bid,) + tuple(s._storage.bid for s in states) + (g._storage.bid,)
     rt.dispatch(pipe, bufs, w, groups_for(p.numel()))
-
-
-def sgd(p, g, buf, first: bool, lr, weight_decay, momentum, dampening, nesterov: bool, maximize: bool) -> None:
-    """p (and the momentum buffer buf, initialised to the gradient when first) updated in place."""
-    _run("sgd", _sgd_flags(weight_decay, momentum, nesterov, maximize), p, (buf,) if buf is not None else (), g,
-         first=int(first), neg_lr=-lr, weight_decay=weight_decay, momentum=momentum,
-         one_minus_dampening=1 - dampening)
 
 
 def per_dispatch(momentum: bool) -> int:

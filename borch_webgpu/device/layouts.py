@@ -139,13 +139,11 @@ BN = Layout("batchnorm",
             Field("rm_offset", 8), Field("rv_offset", 9),
             Field("eps", 10, kind="f32"), Field("momentum", 11, kind="f32"), Field("unbias", 12, kind="f32"))
 
-# wgsl/optim.wgsl: one parameter's update; scalars may be capture.Dyn (a scheduler's lr, Adam's
+# wgsl/optim.wgsl adam: one parameter's update; scalars may be capture.Dyn (a scheduler's lr, Adam's
 # bias corrections), recomputed at every replay
 OPT = Layout("optim",
              Field("numel", 0), Field("p_offset", 1), Field("g_offset", 2), Field("s0_offset", 3),
-             Field("s1_offset", 4), Field("s2_offset", 5), Field("first", 6),
-             Field("neg_lr", 8, kind="f32"), Field("weight_decay", 9, kind="f32"),
-             Field("momentum", 10, kind="f32"), Field("one_minus_dampening", 11, kind="f32"),
+             Field("s1_offset", 4), Field("s2_offset", 5), Field("weight_decay", 9, kind="f32"),
              Field("one_minus_beta1", 12, kind="f32"), Field("beta2", 13, kind="f32"),
              Field("one_minus_beta2", 14, kind="f32"), Field("eps", 15, kind="f32"),
              Field("bc2_sqrt", 16, kind="f32"), Field("neg_step_size", 17, kind="f32"),

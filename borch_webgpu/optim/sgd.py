@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..device import gpu_optim
-from ..ops.creation import empty_like
 from ..tensor import Tensor
 from . import _fused
 from .optimizer import Optimizer, check_fused_foreach, hyper
@@ -77,15 +75,6 @@ class SGD(Optimizer):
 
     def apply_single(self, p: Tensor, grad: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
         weight_decay, momentum = hyper(group, "weight_decay"), hyper(group, "momentum")
-        buf = state.get("momentum_buffer")
-        if _fused.eligible(group, p, grad, buf):
-            first = momentum != 0 and buf is None
-            if first:
-                buf = state["momentum_buffer"] = empty_like(p)   # the kernel writes the gradient into it
-            gpu_optim.sgd(p, grad, buf if momentum != 0 else None, first, hyper(group, "lr"), weight_decay,
-                          momentum, group["dampening"], group["nesterov"], group["maximize"])
-            _fused.touched(p, buf)
-            return
         if group["maximize"]:
             grad = -grad
         if weight_decay != 0:
