@@ -146,14 +146,17 @@ def _mma(tile) -> dict[str, str]:
     return {"ACC_DECL": decl, "FMA": "\n".join(fma), "EMIT": "\n".join(emit)}
 
 
-def _bn_epilogue(first_binding: int, bn) -> dict[str, str]:
+def _bn_epilogue(first_binding: int, bn, res=None) -> dict[str, str]:
     """EPI/BN_EPI slots: identity, or an evaluation batch norm (weight?, bias?, relu?) applied to the
     conv's output channel c with the eval kernel's float32 operations (wgsl/batchnorm.wgsl), its
-    vectors bound from first_binding on (device/trace_fusion.py)."""
+    vectors bound from first_binding on; res = (relu,): then the residual ``RES[word 61 + o]`` (o: the
+    output element) is added, as the add (or add_relu) kernel it replaces does, and relu'd if it was
+    (device/trace_fusion.py)."""
     if bn is None:
-        return {"EPI": "bn_epi", "BN_EPI": "fn bn_epi(c: u32, v: f32) -> f32 { return v; }"}
+        return {"EPI": "bn_epi", "BN_EPI": "fn bn_epi(c: u32, o: u32, v: f32) -> f32 { return v; }"}
     weight, bias, relu = bn
-    names = ["BNM", "BNV"] + (["BNW"] if weight else []) + (["BNB"] if bias else [])
+    assert not (relu and res), "a residual add after a relu'd batch norm is not one epilogue"
+    names = ["BNM", "BNV"] + (["BNW"] if weight else []) + (["BNB"] if bias else []) + (["RES"] if res else [])
     decl = "\n".join(f"@group(0) @binding({first_binding + i}) var<storage, read> {n}: array<S>;"
                      for i, n in enumerate(names))
     body = ["var y = (v - f32(BNM[pu(56u) + c])) * (1.0f / sqrt(f32(BNV[pu(57u) + c]) + bitcast<f32>(pu(60u))));"]
@@ -161,30 +164,33 @@ def _bn_epilogue(first_binding: int, bn) -> dict[str, str]:
         body.append("y = y * f32(BNW[pu(58u) + c]);")
     if bias:
         body.append("y = y + f32(BNB[pu(59u) + c]);")
-    if relu:  # as batchnorm.wgsl's relu_f: -0.0 and NaN stay
+    if res:
+        body.append("y = y + f32(RES[pu(61u) + o]);")
+    if relu or (res and res[0]):  # as batchnorm.wgsl's relu_f and add_relu: -0.0 and NaN stay
         body.append("let yb = bitcast<u32>(y);")
         body.append("y = select(y, 0.0f, yb > 0x80000000u && (yb & 0x7fffffffu) <= 0x7f800000u);")
-    fn = "fn bn_epi(c: u32, v: f32) -> f32 {\n  " + "\n  ".join(body) + "\n  return y;\n}"
+    fn = "fn bn_epi(c: u32, o: u32, v: f32) -> f32 {\n  " + "\n  ".join(body) + "\n  return y;\n}"
     return {"EPI": "bn_epi", "BN_EPI": decl + "\n" + fn}
 
 
-def bn_variant(rt, key: tuple, bn, n_bufs: int) -> tuple[int, int]:
-    """The pipeline of conv kernel ``key`` (a forward or split_sum) with batch norm ``bn`` as its
-    epilogue (device/trace_fusion.py)."""
+def bn_variant(rt, key: tuple, bn, n_bufs: int, res=None) -> tuple[int, int]:
+    """The pipeline of conv kernel ``key`` (a forward or split_sum) with batch norm ``bn`` (and the
+    residual add ``res``) as its epilogue (device/trace_fusion.py)."""
+    tag = ("bn",) + bn + (("res",) + res if res else ())
     if key[1] == "split_sum":
         _, _, S, has_bias = key
-        return rt.pipeline(key + ("bn",) + bn, lambda: source("split_sum", S, (), has_bias, bn=bn),
+        return rt.pipeline(key + tag, lambda: source("split_sum", S, (), has_bias, bn=bn, res=res),
                            "w" + "r" * (n_bufs - 1))
     _, _, S, tile, has_bias, prefetch = key[:6]
-    return rt.pipeline(key + ("bn",) + bn, lambda: source("fwd", S, tile, has_bias, prefetch, bn=bn),
+    return rt.pipeline(key + tag, lambda: source("fwd", S, tile, has_bias, prefetch, bn=bn, res=res),
                        "w" + "r" * (n_bufs - 1))
 
 
 def source(pass_: str, S: str, tile: tuple[int, ...], has_bias: bool = False, prefetch: bool = True,
-           split: bool = False, bn=None) -> str:
+           split: bool = False, bn=None, res=None) -> str:
     """The WGSL of one conv pass (S: element type in memory) for tile (BM, BN, BK, RM, RN); split: a
     forward or input-gradient GEMM split along K, writing float32 partial sums for ``split_sum``; bn:
-    an evaluation batch norm in the forward's or split_sum's epilogue."""
+    an evaluation batch norm in the forward's or split_sum's epilogue (res: and a residual add)."""
     head, blocks = kernels.blocks("conv.wgsl")
     if pass_ == "wgrad_sum":
         decl = "@group(0) @binding(3) var<storage, read_write> db: array<S>;"
@@ -194,7 +200,7 @@ def source(pass_: str, S: str, tile: tuple[int, ...], has_bias: bool = False, pr
         decl = "@group(0) @binding(3) var<storage, read> Bias: array<S>;"
         return kernels.fill(head + blocks["split_sum"], S=S, BIAS_DECL=decl if has_bias else "",
                             BIAS=" + f32(Bias[pu(36u) + ch * pu(37u)])" if has_bias else "",
-                            **_bn_epilogue(3 + has_bias, bn))
+                            **_bn_epilogue(3 + has_bias, bn, res))
     BM, BN, BK, RM, RN = tile
     TX, TY = _threads(tile)
     T = TX * TY
@@ -212,7 +218,7 @@ def source(pass_: str, S: str, tile: tuple[int, ...], has_bias: bool = False, pr
     if pass_ == "fwd":
         slots["BIAS_DECL"] = "@group(0) @binding(4) var<storage, read> Bias: array<S>;" if has_bias else ""
         slots["BIAS"] = " + f32(Bias[pu(36u) + co * pu(37u)])" if has_bias else ""
-        slots.update(_bn_epilogue(4 + has_bias, bn))
+        slots.update(_bn_epilogue(4 + has_bias, bn, res))
     if slots:
         pass_code = kernels.fill(pass_code, **slots)
     return kernels.fill(head + blocks["gemm"], S=S, BM=str(BM), BN=str(BN), BK=str(BK), TX=str(TX), TY=str(TY),

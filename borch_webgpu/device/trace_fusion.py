@@ -10,10 +10,16 @@ will. One rewrite so far:
   writes the batch norm's output. The epilogue does the eval kernel's float32 operations in the same
   order, so the values are the same. The batch norm's buffers join the conv's bindings (8 at most,
   WebGPU's default limit).
+- **... + residual add (+ relu)**: such a fused conv whose output only an elementwise ``add`` (or
+  ``add_relu``, the add with an in-place relu as its epilogue) of two same-shape contiguous float32
+  tensors reads (ResNet's ``bn2(conv2(x)) + identity``, then relu): the conv adds the other operand
+  (binding ``RES``, word 61) in its epilogue and writes the add's output. The fused dispatch takes the
+  add's place in the trace, after whatever produced the residual (the downsample branch runs after
+  conv2), which is allowed only if nothing in between writes a buffer the conv reads.
 """
 from __future__ import annotations
 
-from .layouts import BN
+from .layouts import BN, EW
 
 __all__ = ["fuse", "BN_EPILOGUE"]
 
@@ -29,11 +35,7 @@ def _key_of(rt) -> dict:
 
 def _conv_bn_pairs(cap, keys) -> list[tuple[int, int]]:
     """(conv record, batch-norm record) pairs that may fuse."""
-    touch: dict[int, list[tuple[int, int]]] = {}   # version -> (record, binding) of every use
-    for i, vs in enumerate(cap.rec_versions):
-        for j, v in enumerate(vs or ()):
-            if v >= 0:
-                touch.setdefault(v, []).append((i, j))
+    touch = _uses(cap)
     patched = {i for i, _, _ in cap.patches}
     pairs = []
     for i2, vs in enumerate(cap.rec_versions):
@@ -53,6 +55,86 @@ def _conv_bn_pairs(cap, keys) -> list[tuple[int, int]]:
         if (k1[1] == "fwd" and "split" not in k1 and "bn" not in k1) or k1[1] == "split_sum":
             pairs.append((i1, i2))
     return pairs
+
+
+def _uses(cap) -> dict[int, list[tuple[int, int]]]:
+    touch: dict[int, list[tuple[int, int]]] = {}   # version -> (record, binding) of every use
+    for i, vs in enumerate(cap.rec_versions):
+        for j, v in enumerate(vs or ()):
+            if v >= 0:
+                touch.setdefault(v, []).append((i, j))
+    return touch
+
+
+def _conv_add_pairs(rt, cap, keys) -> list[tuple[int, int, int]]:
+    """(fused conv record, add record, the add's operand the conv wrote: 1 or 2) that may fuse."""
+    limit = int(rt.limits.get("maxStorageBuffersPerShaderStage", 8))
+    touch = _uses(cap)
+    patched = {i for i, _, _ in cap.patches}
+    out = []
+    for i3, vs in enumerate(cap.rec_versions):
+        k3 = keys.get(cap.records[i3][0])
+        if (vs is None or not k3 or k3[0] != "ew" or k3[1:3] not in (("ops_binary.wgsl", "add"),
+                                                                     ("ops_binary.wgsl", "add_relu"))
+                or k3[3:7] != ("f32", "f32", "f32", False) or k3[7] != ("c", "c") or set(k3[8]) != {"f32"}
+                or k3[9] or i3 in patched
+                or len(vs) != 3 or cap.records[i3][3][EW.index("out_offset")] != 0):
+            continue
+        for j in (1, 2):
+            v = vs[j]
+            uses = touch.get(v, []) if v >= 0 else []
+            if len(uses) != 2 or uses[1] != (i3, j) or uses[0][1] != 0 or not cap.versions[v][3]:
+                continue
+            i1 = uses[0][0]
+            k1 = keys.get(cap.records[i1][0])
+            if not k1 or "bn" not in k1 or "res" in k1 or i1 in patched:
+                continue
+            at = k1.index("bn")
+            if k1[at + 3] or len(cap.records[i1][2]) >= limit:   # a relu'd batch norm; no binding left
+                continue
+            reads = set(cap.records[i1][2][1:]) | {cap.records[i3][2][3 - j]}
+            if any(cap.records[k][2] and cap.records[k][2][0] in reads for k in range(i1 + 1, i3)):
+                continue
+            out.append((i1, i3, j))
+            break
+    return out
+
+
+def _drop(cap, drop: set[int]) -> None:
+    """Remove records, then recompute every version's first and last use."""
+    keep = [i for i in range(len(cap.records)) if i not in drop]
+    where = {old: new for new, old in enumerate(keep)}
+    cap.records = [cap.records[i] for i in keep]
+    cap.rec_versions = [cap.rec_versions[i] for i in keep]
+    cap.patches = [(where[i], j, w) for i, j, w in cap.patches]
+    for ver in cap.versions:
+        ver[1] = ver[2] = -1
+    for i, vs in enumerate(cap.rec_versions):
+        for v in vs or ():
+            if v >= 0:
+                ver = cap.versions[v]
+                if ver[1] < 0:
+                    ver[1] = i
+                ver[2] = i
+
+
+def _fuse_residuals(rt, cap) -> int:
+    keys = _key_of(rt)
+    pairs = _conv_add_pairs(rt, cap, keys)
+    for i1, i3, j in pairs:
+        pid1, lid1, bufs1, words1, gx, gy = cap.records[i1]
+        _, _, bufs3, words3, _, _ = cap.records[i3]
+        k1, k3 = keys[pid1], keys[cap.records[i3][0]]
+        at = k1.index("bn")
+        words = list(words1) + [0] * max(0, 62 - len(words1))
+        words[61] = words3[EW.index("offset", 2 - j)]    # the other operand's element offset
+        bufs = (bufs3[0],) + tuple(bufs1[1:]) + (bufs3[3 - j],)
+        pipe = BN_EPILOGUE["conv"](rt, k1[:at], tuple(k1[at + 1:at + 4]), len(bufs), res=(k3[2] == "add_relu",))
+        vs1, vs3 = cap.rec_versions[i1], cap.rec_versions[i3]
+        cap.records[i3] = (pipe[0], pipe[1], bufs, words, gx, gy)
+        cap.rec_versions[i3] = (vs3[0],) + tuple(vs1[1:]) + (vs3[3 - j],)
+    _drop(cap, {i1 for i1, _, _ in pairs})
+    return len(pairs)
 
 
 def fuse(rt, cap) -> int:
@@ -79,18 +161,5 @@ def fuse(rt, cap) -> int:
         vs1, vs2 = cap.rec_versions[i1], cap.rec_versions[i2]
         cap.rec_versions[i1] = (vs2[0],) + tuple(vs1[1:]) + tuple(vs2[2:])
         drop.add(i2)
-    keep = [i for i in range(len(cap.records)) if i not in drop]
-    where = {old: new for new, old in enumerate(keep)}
-    cap.records = [cap.records[i] for i in keep]
-    cap.rec_versions = [cap.rec_versions[i] for i in keep]
-    cap.patches = [(where[i], j, w) for i, j, w in cap.patches]
-    for ver in cap.versions:      # first and last use, from the rewritten records
-        ver[1] = ver[2] = -1
-    for i, vs in enumerate(cap.rec_versions):
-        for v in vs or ():
-            if v >= 0:
-                ver = cap.versions[v]
-                if ver[1] < 0:
-                    ver[1] = i
-                ver[2] = i
-    return len(drop)
+    _drop(cap, drop)
+    return len(drop) + _fuse_residuals(rt, cap)

@@ -133,7 +133,8 @@ fn emit(g: u32, split: u32, m: u32, n: u32, v: f32) {
 {{EMIT_SPLIT}}
   let ohw = pu(5u) * pu(6u);
   let co = g * pu(17u) + m;
-  out[(n / ohw) * pu(4u) * ohw + co * ohw + n % ohw] = S({{EPI}}(co, v{{BIAS}}));
+  let o = (n / ohw) * pu(4u) * ohw + co * ohw + n % ohw;
+  out[o] = S({{EPI}}(co, o, v{{BIAS}}));
 }
 
 //@op dgrad
@@ -272,5 +273,6 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   let ch = i / N;
   let n = i % N;
   let P = pu(55u);
-  out[(n / P) * pu(54u) * P + ch * P + n % P] = S({{EPI}}(ch, acc{{BIAS}}));
+  let o = (n / P) * pu(54u) * P + ch * P + n % P;
+  out[o] = S({{EPI}}(ch, o, acc{{BIAS}}));
 }

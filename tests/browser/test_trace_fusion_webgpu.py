@@ -1,8 +1,9 @@
 """Fusion over the captured trace on WebGPU in Chromium (SwiftShader here: a CPU, not a GPU): under
 ``model.eval()`` + ``torch.compile(model)`` a conv whose output only an eval batch norm reads takes
-that batch norm (and its relu) as its epilogue (device/trace_fusion.py). The compiled model must give
-the eager model's outputs bit for bit, with one dispatch fewer per batch norm, and leave a conv whose
-output is read elsewhere too alone."""
+that batch norm (and its relu) as its epilogue, and then the residual add (and relu) that alone reads
+its result (device/trace_fusion.py). The compiled model must give the eager model's outputs bit for
+bit, with one dispatch fewer per batch norm and per residual block, and leave a conv or an add whose
+input is read elsewhere too alone."""
 from __future__ import annotations
 
 import json
@@ -33,9 +34,20 @@ class Shared(nn.Module):   # the conv's output feeds the batch norm and the sum:
         return self.bn(c) + c.mean()
 
 
+class SharedResidual(nn.Module):   # conv + bn fuse; the add may not take them: y is read twice
+    def __init__(self):
+        super().__init__()
+        self.conv, self.bn = nn.Conv2d(4, 4, 3, padding=1, bias=False), nn.BatchNorm2d(4)
+
+    def forward(self, x):
+        x = x.repeat(1, 2, 1, 1)[:, :4].contiguous()
+        y = self.bn(self.conv(x))
+        return torch.relu(y + x) + y.mean()
+
+
 out = {}
 torch.manual_seed(0)
-for name, model in (("resnet", resnet18_cifar(width=8)), ("shared", Shared())):
+for name, model in (("resnet", resnet18_cifar(width=8)), ("shared", Shared()), ("shared_res", SharedResidual())):
     model = model.to("webgpu")
     model.train()
     with torch.no_grad():   # non-trivial running statistics
@@ -48,7 +60,24 @@ for name, model in (("resnet", resnet18_cifar(width=8)), ("shared", Shared())):
     for _ in range(3):
         got, n = stats_run(c, x)
     out[name] = {"diff": float(np.abs(got - ref).max()), "eager": n_eager, "replay": n,
-                 "bn": sum(isinstance(m, nn.BatchNorm2d) for m in model.modules())}
+                 "bn": sum(isinstance(m, nn.BatchNorm2d) for m in model.modules()),
+                 "blocks": sum(type(m).__name__ == "BasicBlock" for m in model.modules())}
+# the GPU path on this adapter too (forced): convs split along K, so their split_sum takes the batch
+# norm and the residual add
+from borch_webgpu.device import gpu_conv
+saved = (gpu_conv._software, gpu_conv.SPLIT_CHUNK_MIN)
+gpu_conv._software, gpu_conv.SPLIT_CHUNK_MIN = False, 16
+try:
+    torch.manual_seed(0)
+    model = resnet18_cifar(width=8).to("webgpu").eval()
+    x = torch.randn(1, 3, 16, 16)
+    ref, n_eager = stats_run(model, x)
+    c = torch.compile(model)
+    for _ in range(2):   # capture, then one replay
+        got, n = stats_run(c, x)
+    out["resnet_split"] = {"diff": float(np.abs(got - ref).max()), "eager": n_eager, "replay": n}
+finally:
+    gpu_conv._software, gpu_conv.SPLIT_CHUNK_MIN = saved
 print(json.dumps(out))
 """
 
@@ -57,9 +86,15 @@ def test_compiled_eval_convs_take_their_batch_norm(browser, summary_line):
     code, out, err = browser.run(SCRIPT)
     assert code == 0, err[-3000:]
     r = json.loads(out.strip().splitlines()[-1])
-    res, shared = r["resnet"], r["shared"]
+    res, shared, shared_res = r["resnet"], r["shared"], r["shared_res"]
     summary_line(f"trace fusion on WebGPU: compiled eval ResNet-18 (width 8) forward in {res['replay']} dispatches "
                  f"(eager {res['eager']}), outputs {res['diff']:.1e} apart")
-    assert res["diff"] == 0.0 and shared["diff"] == 0.0, r
-    assert res["replay"] == res["eager"] - res["bn"], r
+    assert res["diff"] == 0.0 and shared["diff"] == 0.0 and shared_res["diff"] == 0.0, r
+    assert res["blocks"] == 8, r
+    assert res["replay"] == res["eager"] - res["bn"] - res["blocks"], r
     assert shared["replay"] == shared["eager"], r
+    assert shared_res["replay"] == shared_res["eager"] - 1, r   # the batch norm only
+    split = r["resnet_split"]
+    assert split["diff"] == 0.0, r
+    assert split["eager"] > res["eager"], r   # the forced GPU path split convs along K
+    assert split["replay"] == split["eager"] - res["bn"] - res["blocks"], r
