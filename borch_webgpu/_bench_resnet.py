@@ -240,11 +240,12 @@ def both(label: str, fn, want_compiled: bool) -> dict:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark (inside Pyodide) and print its ``JSON`` line."""
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="_bench_resnet.py")
     ap.add_argument("--sizes", choices=sorted(SIZES), default="full")
     ap.add_argument("--sections", default="train,infer,mlp")
+    ap.add_argument("--train-batches", help="comma-separated training batch sizes (default: the sizes' own)")
+    ap.add_argument("--infer-batches", help="comma-separated inference batch sizes (default: the sizes' own)")
     ap.add_argument("--steps", type=int, help="timed training steps per variant")
     ap.add_argument("--runs", type=int, help="timed inference runs per variant")
     ap.add_argument("--gpu-steps", type=int, help="extra steps with GPU timing on (0: none; default = steps)")
@@ -257,7 +258,11 @@ def main(argv: list[str] | None = None) -> int:
                     "dispatch instead of a range of the graph's Uint32Array")
     ap.add_argument("--eager-flush", type=int, help="submit eager work every N dispatches (the runtime's "
                     "EAGER_FLUSH; 4096: only when a value is read)")
-    ns = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    return ap.parse_args(sys.argv[1:] if argv is None else argv)
+
+
+def run(ns: argparse.Namespace) -> dict | None:
+    """Run the benchmark (inside Pyodide) as ``ns`` says; the results (None without WebGPU)."""
     if ns.eager_flush:
         from borch_webgpu.device import webgpu as _rtm
         _rtm.EAGER_FLUSH = ns.eager_flush
@@ -272,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
         if ns.offsets_array:
             st.offsetsData = False
     C = dict(SIZES[ns.sizes])
+    for key in ("train_batches", "infer_batches"):
+        if getattr(ns, key):
+            C[key] = [int(b) for b in getattr(ns, key).split(",")]
     C["steps"] = ns.steps or C["steps"]
     C["runs"] = ns.runs or C["runs"]
     C["gpu_steps"] = C["steps"] if ns.gpu_steps is None else ns.gpu_steps
@@ -280,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     want_c = not ns.no_compile
     if not torch.webgpu.is_available():
         say("bench: WebGPU is not available")
-        return 2
+        return None
     info = torch.webgpu.adapter_info()
     OUT: dict = {"adapter": {k: info.get(k) for k in ("vendor", "architecture", "device", "description",
                                                        "is_software", "features")},
@@ -322,7 +330,15 @@ def main(argv: list[str] | None = None) -> int:
         cleanup()
     OUT["seconds"] = round(now() - t_all, 2)
     OUT["final_stats"] = torch.webgpu.stats()
-    say("JSON " + json.dumps(OUT))
+    return OUT
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark (inside Pyodide) and print its ``JSON`` line."""
+    out = run(parse(argv))
+    if out is None:
+        return 2
+    say("JSON " + json.dumps(out))
     return 0
 
 

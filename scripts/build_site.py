@@ -1,6 +1,7 @@
 """Build the static site into build/site/: our pages (web/), the runtime JS, Pyodide, the verified
-numpy wheel, our wheel, the data sets and ONNX Runtime Web (ort/, for models exported with
-torch.onnx.export). Everything the pages load is in that folder."""
+numpy wheel, our wheel, the data sets, ONNX Runtime Web (ort/, for models exported with
+torch.onnx.export) and TensorFlow.js (tfjs/, the benchmark page's peer). Everything the pages load
+is in that folder."""
 from __future__ import annotations
 
 import importlib.util
@@ -38,6 +39,9 @@ def main() -> Path:
         shutil.copyfile(_assets.data_dir() / name, SITE / "data" / name)
     (SITE / "ort").mkdir()
     for url, src in _assets.ort_web_files().items():
+        shutil.copyfile(src, SITE / url)
+    (SITE / "tfjs").mkdir()   # the benchmark page's peer (web/bench/)
+    for url, src in _assets.tfjs_files().items():
         shutil.copyfile(src, SITE / url)
     # generated parts of the site (lessons, API reference, playground bundle, ...): each module in
     # scripts/site/ with a build(site_dir) function, in name order

@@ -1,13 +1,15 @@
 // The page side of web/js/worker.mjs: start Python in a worker, run code, stream its output,
 // interrupt it (Stop) through Pyodide's interrupt buffer, or restart the worker.
 //
-//   const py = new PyWorker({ onStdout, onStderr, onLog, siteRoot, env });   // env: os.environ additions
+//   const py = new PyWorker({ onStdout, onStderr, onLog, onData, siteRoot, env });   // env: os.environ additions
+//   (onData(kind, meta, bytes): what Python sends with js.borchSend(kind, meta_json, bytes), bytes an ArrayBuffer)
 //   const { gpu, timings } = await py.ready;
 //   const { exitCode, stats } = await py.run(code);       // or py.cell(code, name, ns)
 //   py.interrupt();                                        // KeyboardInterrupt in the running code
 export class PyWorker {
-  constructor({ onStdout = () => {}, onStderr = () => {}, onLog = () => {}, siteRoot, env = {} } = {}) {
-    this.handlers = { onStdout, onStderr, onLog };
+  constructor({ onStdout = () => {}, onStderr = () => {}, onLog = () => {}, onData = () => {}, siteRoot,
+                env = {} } = {}) {
+    this.handlers = { onStdout, onStderr, onLog, onData };
     this.env = env;
     this.siteRoot = siteRoot || new URL("../", import.meta.url).href;
     this.pending = new Map();
@@ -41,6 +43,7 @@ export class PyWorker {
     else if (m.type === "stdout") this.handlers.onStdout(m.text);
     else if (m.type === "stderr") this.handlers.onStderr(m.text);
     else if (m.type === "log") this.handlers.onLog(m.name, m.step, m.value);
+    else if (m.type === "data") this.handlers.onData(m.kind, m.meta, m.bytes);
     else if (m.type === "done" || m.type === "stats") {
       const p = this.pending.get(m.id);
       if (p) { this.pending.delete(m.id); p(m); }

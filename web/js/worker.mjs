@@ -7,6 +7,7 @@
 //   out: {type:"ready", gpu, timings} | {type:"boot-error", message}
 //        {type:"stdout"|"stderr", text} | {type:"log", name, step, value}
 //        {type:"done", id, exitCode, stats} | {type:"stats", id, stats}
+//        {type:"data", kind, meta, bytes}     what Python hands the page: js.borchSend(kind, meta_json, bytes)
 import { boot, runScript, runCell } from "../runtime/runtime.mjs";
 
 let rt = null;
@@ -33,6 +34,10 @@ self.onmessage = async (ev) => {
       });
       if (m.interrupt) rt.pyodide.setInterruptBuffer(new Int32Array(m.interrupt));
       self.borchLogSink = (name, step, value) => post({ type: "log", name, step, value });
+      self.borchSend = (kind, meta, bytes) => {   // bytes: a Uint8Array copy (to_js of Python bytes) or null
+        const buf = bytes ? bytes.slice().buffer : null;
+        self.postMessage({ type: "data", kind, meta, bytes: buf }, buf ? [buf] : []);
+      };
       rt.pyodide.runPython("import borch_webgpu, js\nborch_webgpu.set_log_sink(lambda n, s, v: js.borchLogSink(n, s, v))");
       post({ type: "ready", gpu: rt.gpu, timings: rt.timings });
     } catch (e) {
