@@ -33,6 +33,9 @@ SIZES = {
                  mlp_steps=30),
     "small": dict(width=8, hw=16, train_batches=[4, 8], infer_batches=[1, 4], steps=3, runs=3, mlp_steps=3),
 }
+# the benchmark page's workloads (web/bench/, bench/peers_node.mjs): one training batch and the
+# inference batches of shared/bench, at the sizes above
+PAGE = {"full": dict(train_batch=64, infer_batches=[1, 16]), "small": dict(train_batch=4, infer_batches=[1, 4])}
 LEVELS = {"live_bytes", "peak_bytes", "pooled_bytes", "graph_bytes"}   # levels, not counters
 now = time.perf_counter
 
@@ -130,6 +133,33 @@ def profile(compiled, label: str) -> dict | None:
             "by_kernel": {n: {"count": c, "ms": round(ms, 4)} for n, (c, ms) in top},
             "slowest": [{"us": round(r["ns"] / 1e3, 2), "kernel": str(r["kernel"]), "grid": list(r["grid"]),
                          "words": [int(w) for w in r["words"][:25]]} for r in slow]}
+
+
+def parity_model(width: int, hw: int, device) -> tuple:
+    """The benchmark page's shared model (web/bench/): ``resnet18_cifar(width)`` in eval mode with
+    torch's initialisation and batch-norm affine parameters and running statistics drawn away from
+    (1, 0) (a peer that ignored one would fail the gate), a fixed input of 2 images, our logits for it,
+    and the model exported by ``torch.onnx.export`` with a dynamic batch axis: (model, x, logits, onnx)."""
+    import io
+    torch.manual_seed(0)
+    model = resnet18_cifar(num_classes=10, width=width).to(device)
+    g = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                n = m.num_features
+                m.weight.copy_(torch.rand(n, generator=g) + 0.5)
+                m.bias.copy_(torch.rand(n, generator=g) * 0.4 - 0.2)
+                m.running_mean.copy_(torch.rand(n, generator=g) * 0.4 - 0.2)
+                m.running_var.copy_(torch.rand(n, generator=g) + 0.5)
+    model.eval()
+    x = torch.randn(2, 3, hw, hw, generator=g).to(device)
+    with torch.no_grad():
+        logits = model(x)
+    buf = io.BytesIO()
+    torch.onnx.export(model, (x,), buf, input_names=["x"], output_names=["y"],
+                      dynamic_axes={"x": {0: "batch"}, "y": {0: "batch"}})
+    return model, x, logits, buf.getvalue()
 
 
 def cleanup() -> None:
@@ -254,6 +284,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--replay-chunk", type=int, help="dispatches per submit when a graph replays (js/gpu.js; 128)")
     ap.add_argument("--no-trace-fusion", action="store_true", help="register graphs without fusing over the "
                     "trace (device/trace_fusion.py), for A/B runs")
+    ap.add_argument("--no-residual-fusion", action="store_true", help="fuse conv + batch norm over the trace "
+                    "but not the residual add after them, for A/B runs")
     ap.add_argument("--offsets-array", action="store_true", help="replay with an array of dynamic offsets per "
                     "dispatch instead of a range of the graph's Uint32Array")
     ap.add_argument("--eager-flush", type=int, help="submit eager work every N dispatches (the runtime's "
@@ -269,6 +301,9 @@ def run(ns: argparse.Namespace) -> dict | None:
     if ns.no_trace_fusion:
         from borch_webgpu.device import trace_fusion
         trace_fusion.BN_EPILOGUE.clear()
+    if ns.no_residual_fusion:
+        from borch_webgpu.device import trace_fusion
+        trace_fusion.RESIDUAL = False
     if ns.replay_chunk or ns.offsets_array:
         from borch_webgpu.device import webgpu as _rtm
         st = _rtm.runtime().js.state

@@ -27,6 +27,7 @@ __all__ = ["fuse", "BN_EPILOGUE"]
 # with an eval batch norm as its epilogue; device/gpu_conv.py registers "conv" (this module sits
 # below the kernel modules and imports none of them)
 BN_EPILOGUE: dict = {}
+RESIDUAL = True   # the second rewrite (off: A/B runs, ``_bench_resnet.py --no-residual-fusion``)
 
 
 def _key_of(rt) -> dict:
@@ -162,4 +163,4 @@ def fuse(rt, cap) -> int:
         cap.rec_versions[i1] = (vs2[0],) + tuple(vs1[1:]) + tuple(vs2[2:])
         drop.add(i2)
     _drop(cap, drop)
-    return len(drop) + _fuse_residuals(rt, cap)
+    return len(drop) + (_fuse_residuals(rt, cap) if RESIDUAL else 0)

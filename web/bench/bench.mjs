@@ -6,7 +6,7 @@
 import { PyWorker } from "../js/client.mjs";
 import { runOrt, runTfjs } from "./peers.mjs";
 
-const SIZES = { small: { train_batch: 4, infer_batches: [1, 4] }, full: { train_batch: 64, infer_batches: [1, 16] } };
+const SIZES = ["small", "full"];   // the keys of _bench_resnet.PAGE
 const TFJS = ["tf-core.es2017.min.js", "tf-backend-cpu.es2017.min.js", "tf-layers.es2017.min.js",
               "tf-backend-webgpu.es2017.min.js"];   // _assets.TFJS_FILES, in load order
 const RUNTIMES = [["ours_eager", "borch_webgpu eager"], ["ours_compiled", "borch_webgpu compiled"],
@@ -60,7 +60,7 @@ async function runOurs(sizes) {
   });
   status("Starting Python (Pyodide, numpy, borch_webgpu)…");
   await py.ready;
-  const code = `import json\nCONFIG = json.loads(${JSON.stringify(JSON.stringify({ sizes, ...SIZES[sizes] }))})\n`
+  const code = `import json\nCONFIG = json.loads(${JSON.stringify(JSON.stringify({ sizes }))})\n`
     + await (await fetch(new URL("ours.py", import.meta.url))).text();
   status("borch_webgpu: exporting, then timing eager and compiled…");
   const { exitCode } = await py.run(code, "/home/pyodide/bench_ours.py");
@@ -198,6 +198,6 @@ async function run() {
 }
 
 const params = new URLSearchParams(location.search);
-if (SIZES[params.get("sizes")]) $("sizes").value = params.get("sizes");
+if (SIZES.includes(params.get("sizes"))) $("sizes").value = params.get("sizes");
 $("run").addEventListener("click", run);
 if (params.get("autorun") === "1") run();

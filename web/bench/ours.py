@@ -1,7 +1,6 @@
 """Our part of the benchmark page (web/bench/), run as __main__ in the page's Pyodide worker.
 
-The page puts ``CONFIG = {...}`` (sizes: a key of ``_bench_resnet.SIZES``, train_batch, infer_batches)
-in front of this file. It sends the page, through ``js.borchSend(kind, meta_json, bytes)``, first ``"config"`` (the workload:
+The page puts ``CONFIG = {"sizes": ...}`` (a key of ``_bench_resnet.PAGE``) in front of this file. It sends the page, through ``js.borchSend(kind, meta_json, bytes)``, first ``"config"`` (the workload:
 width, image size, batches, timed steps and runs, which the peers then use too), then:
 
 - ``"weights"`` once per tensor of a deterministic CIFAR ResNet-18's state dict (float32 bytes), then
@@ -10,7 +9,6 @@ width, image size, batches, timed steps and runs, which the peers then use too),
 - ``"ours"``: the timings of :mod:`borch_webgpu._bench_resnet` (eager and ``torch.compile``) for the
   training step and inference, with the same warm-ups and timed runs as the peers.
 """
-import io
 import json
 
 import js
@@ -19,10 +17,8 @@ from pyodide.ffi import to_js
 
 import borch_webgpu as torch
 from borch_webgpu import _bench_resnet as bench
-from borch_webgpu import nn
-from borch_webgpu.vision.models import resnet18_cifar
 
-C = dict(bench.SIZES[CONFIG["sizes"]], **CONFIG)  # noqa: F821 - CONFIG comes from web/bench/bench.mjs
+C = dict(bench.SIZES[CONFIG["sizes"]], **bench.PAGE[CONFIG["sizes"]], sizes=CONFIG["sizes"])  # noqa: F821
 
 
 def send(kind: str, meta: dict, data: bytes | None = None) -> None:
@@ -37,32 +33,13 @@ dev = torch.get_default_device()
 send("config", {k: C[k] for k in ("sizes", "width", "hw", "train_batch", "infer_batches", "steps", "runs")})
 print(f"ours: {dev}, ResNet-18 width {C['width']}, {C['hw']}x{C['hw']} images", flush=True)
 
-# the shared weights: torch's initialisation, then batch-norm affine and running statistics away from
-# (1, 0) so that a peer which ignored one of them would fail the gate
-torch.manual_seed(0)
-model = resnet18_cifar(num_classes=10, width=C["width"]).to(dev)
-g = torch.Generator().manual_seed(1)
-with torch.no_grad():
-    for m in model.modules():
-        if isinstance(m, nn.BatchNorm2d):
-            n = m.num_features
-            m.weight.copy_(torch.rand(n, generator=g) + 0.5)
-            m.bias.copy_(torch.rand(n, generator=g) * 0.4 - 0.2)
-            m.running_mean.copy_(torch.rand(n, generator=g) * 0.4 - 0.2)
-            m.running_var.copy_(torch.rand(n, generator=g) + 0.5)
-model.eval()
+model, x, logits, onnx = bench.parity_model(C["width"], C["hw"], dev)
 for name, t in model.state_dict().items():
     if t.dtype == torch.float32:
         send("weights", {"name": name, "shape": list(t.shape)}, f32(t))
-x = torch.randn(2, 3, C["hw"], C["hw"], generator=g)
-with torch.no_grad():
-    logits = model(x.to(dev))
 send("sample", {"x_shape": list(x.shape), "logits_shape": list(logits.shape)}, f32(x) + f32(logits))
-buf = io.BytesIO()
-torch.onnx.export(model, (x.to(dev),), buf, input_names=["x"], output_names=["y"],
-                  dynamic_axes={"x": {0: "batch"}, "y": {0: "batch"}})
-send("onnx", {"bytes": len(buf.getvalue())}, buf.getvalue())
-del model, logits
+send("onnx", {"bytes": len(onnx)}, onnx)
+del model, x, logits, onnx
 
 res = bench.run(bench.parse(["--sizes", C["sizes"], "--sections", "train,infer", "--gpu-steps", "0",
                              "--train-batches", str(C["train_batch"]),

@@ -103,7 +103,7 @@ export function tfjsLoad(tf, model, weights) {
 }
 
 export async function runTfjs(tf, weights, sample, cfg, log = () => {}) {
-  await tf.setBackend("webgpu");
+  if (!(await tf.setBackend("webgpu"))) throw new Error("TF.js: the WebGPU backend did not start");
   await tf.ready();
   const out = { lib: `tfjs-${tf.version_core || tf.version?.["tfjs-core"] || "?"}`, backend: tf.getBackend() };
   const model = tfjsResnet18(tf, cfg.width, cfg.hw);
