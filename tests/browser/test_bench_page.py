@@ -79,6 +79,12 @@ def test_the_page_shows_the_table_the_chart_and_the_environment(bench):
     if result["adapter"].get("is_software"):
         assert "not a GPU" in env
     assert page.get_attribute("#download", "href").startswith("blob:")
+    # the committed figures (bench/results/published.json through scripts/site/40_bench.py)
+    published = json.loads((SITE / "bench" / "published.json").read_text())
+    assert page.locator("#published table").count() == len(published["runs"]) >= 2
+    h200 = page.eval_on_selector_all("#published table:first-of-type th", "els => els.map(e => e.textContent)")
+    assert "native PyTorch" in h200 and "TensorFlow.js" in h200, h200
+    assert "H200" in page.inner_text("#published")
 
 
 def test_every_request_stays_on_our_origin(bench):

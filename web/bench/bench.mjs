@@ -103,27 +103,71 @@ function peerNote(r) {
 
 function fmt(v) { return v == null ? "–" : v < 10 ? v.toFixed(2) : v.toFixed(1); }
 
-function drawTable(result) {
-  const tb = $("results").querySelector("tbody");
-  tb.replaceChildren();
-  const notes = { tfjs: peerNote(result.tfjs), ort: peerNote(result.ort) };
-  for (const r of rows(result)) {
-    const tr = document.createElement("tr");
-    const cell = (text, cls) => { const td = document.createElement("td"); td.textContent = text; if (cls) td.className = cls; tr.appendChild(td); };
-    cell(r.workload);
-    for (const [key] of RUNTIMES) {
-      if (r[key] != null) cell(`${fmt(r[key])} ms`);
-      else if (notes[key]) cell(notes[key], "bad");
-      else cell(key === "ort" && r.workload.startsWith("train") ? "does not train" : "–", "na");
+/** A results table: one row per workload, a column per runtime (notes: why a runtime has no figure). */
+function table(rows, runtimes, notes = {}) {
+  const t = document.createElement("table");
+  t.className = "bench-table";
+  const tr = (cells, tag = "td") => {
+    const row = document.createElement("tr");
+    for (const [text, cls] of cells) {
+      const c = document.createElement(tag);
+      c.textContent = text;
+      if (cls) c.className = cls;
+      row.appendChild(c);
     }
-    for (const key of ["tfjs", "ort"]) cell(r[key] && r.ours_compiled ? `${(r[key] / r.ours_compiled).toFixed(1)}× faster` : "–",
-                                          r[key] && r.ours_compiled ? "" : "na");
-    tb.appendChild(tr);
+    return row;
+  };
+  t.createTHead().appendChild(tr([["workload"], ...runtimes.map(([, label]) => [label]), ["compiled vs TF.js"],
+                                  ["compiled vs ORT"]], "th"));
+  const body = t.createTBody();
+  for (const r of rows) {
+    const cells = [[r.workload]];
+    for (const [key] of runtimes) {
+      if (r[key] != null) cells.push([`${fmt(r[key])} ms`]);
+      else if (notes[key]) cells.push([notes[key], "bad"]);
+      else cells.push([key === "ort" && r.workload.startsWith("train") ? "does not train" : "–", "na"]);
+    }
+    for (const key of ["tfjs", "ort"]) {
+      cells.push(r[key] && r.ours_compiled ? [`${(r[key] / r.ours_compiled).toFixed(1)}× faster`] : ["–", "na"]);
+    }
+    body.appendChild(tr(cells));
   }
-  $("results").hidden = false;
+  return t;
+}
+
+function drawTable(result) {
+  const t = table(rows(result), RUNTIMES, { tfjs: peerNote(result.tfjs), ort: peerNote(result.ort) });
+  t.id = "results";
+  $("results").replaceWith(t);
   const p = (name, r) => (r && r.parity ? `${name} ${r.parity.max_abs_diff.toExponential(2)}${r.parity.passed ? "" : " (failed)"}` : null);
   $("parity").textContent = "Parity gate (max |logit difference| from ours, tolerance 1e-3): "
     + [p("TF.js", result.tfjs), p(`ORT Web (${result.ort && result.ort.ep || "?"} EP)`, result.ort)].filter(Boolean).join(", ") + ".";
+}
+
+/** The committed figures (bench/results/, through scripts/site/40_bench.py). */
+async function drawPublished() {
+  let pub;
+  try {
+    pub = await (await fetch(new URL("published.json", import.meta.url))).json();
+  } catch (e) {
+    $("published").textContent = `No published figures in this build (${e}).`;
+    return;
+  }
+  const box = $("published");
+  box.replaceChildren();
+  for (const run of pub.runs) {
+    const h = document.createElement("h3");
+    h.textContent = run.title;
+    const a = run.adapter || {};
+    const p = document.createElement("p");
+    p.className = "muted";
+    const par = Object.entries(run.parity || {}).filter(([, v]) => v).map(([k, v]) => `${k} ${v.max_abs_diff.toExponential(1)}`);
+    p.textContent = `Adapter: ${[a.vendor, a.architecture, a.device, a.description].filter(Boolean).join(" / ")}`
+      + `${a.is_software ? " (software renderer, not a GPU)" : ""}. Runtime: ${run.browser}. Date: ${run.date}.`
+      + (run.native ? ` Native: ${run.native}.` : "") + ` Parity: ${par.join(", ")}. Files: bench/results/${run.files.join(", bench/results/")}.`;
+    const cols = run.rows.some((r) => r.native != null) ? [...RUNTIMES.slice(0, 2), ["native", "native PyTorch"], ...RUNTIMES.slice(2)] : RUNTIMES;
+    box.append(h, p, table(run.rows, cols));
+  }
 }
 
 function drawChart(result) {
@@ -131,7 +175,7 @@ function drawChart(result) {
   const vals = data.flatMap((r) => RUNTIMES.map(([k]) => r[k]).filter((v) => v != null));
   if (!vals.length) return;
   const lo = Math.log10(Math.min(...vals)) - 0.3, hi = Math.log10(Math.max(...vals)) + 0.1;
-  const W = 760, left = 120, barH = 14, group = RUNTIMES.length * barH + 16, H = data.length * group + 40;
+  const W = 780, left = 120, barH = 14, group = RUNTIMES.length * barH + 16, H = data.length * group + 40;
   const svg = document.createElementNS(svgNS, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const el = (tag, attrs, text) => {
@@ -154,8 +198,8 @@ function drawChart(result) {
     });
   });
   RUNTIMES.forEach(([k, label], j) => {
-    el("rect", { x: left + j * 160, y: H - 18, width: 12, height: 12, fill: COLORS[k] });
-    el("text", { x: left + j * 160 + 16, y: H - 8, class: "bar-label" }, label);
+    el("rect", { x: j * 190, y: H - 18, width: 12, height: 12, fill: COLORS[k] });
+    el("text", { x: j * 190 + 16, y: H - 8, class: "bar-label" }, label);
   });
   $("chart").replaceChildren(svg);
 }
@@ -200,4 +244,5 @@ async function run() {
 const params = new URLSearchParams(location.search);
 if (SIZES.includes(params.get("sizes"))) $("sizes").value = params.get("sizes");
 $("run").addEventListener("click", run);
+drawPublished();
 if (params.get("autorun") === "1") run();
