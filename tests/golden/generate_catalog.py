@@ -155,8 +155,14 @@ def resize_case(r: dict) -> dict:
 
 def timm_defaults() -> dict:
     """The defaults timm's ResNet documents in its signature, for the arguments the catalog takes."""
-    sig = inspect.signature(timm.models.resnet.ResNet.__init__).parameters
-    return {k: sig[k].default for k in ("num_classes", "in_chans")}
+    out = None
+    for cls in (timm.models.resnet.ResNet, timm.models.efficientnet.EfficientNet,
+                timm.models.mobilenetv3.MobileNetV3):   # the catalog's timm classes document the same ones
+        sig = inspect.signature(cls.__init__).parameters
+        got = {k: sig[k].default for k in ("num_classes", "in_chans")}
+        assert out is None or got == out, (cls, got, out)
+        out = got
+    return out
 
 
 def main() -> None:

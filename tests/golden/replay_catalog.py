@@ -69,9 +69,10 @@ def check_model(spec: dict, want: dict, device: str) -> tuple[list[str], dict]:
     built = time.perf_counter() - t0
     x = bw.from_numpy(case_input(spec)).to(device)
     seen = {}
-    hook = getattr(model, "layer4").register_forward_hook(lambda mod, inp, out: seen.setdefault("features", out))
+    hook = getattr(model, spec.get("features_module", "layer4")).register_forward_hook(
+        lambda mod, inp, out: seen.setdefault("features", out))
     t1 = time.perf_counter()
-    with bw.no_grad():   # one pass: the logits, and forward_features' output (layer4's) through the hook
+    with bw.no_grad():   # one pass: the logits, and forward_features' output through the hook
         logits = model(x).cpu().numpy()
     ran = time.perf_counter() - t1
     hook.remove()
@@ -89,7 +90,7 @@ def check_model(spec: dict, want: dict, device: str) -> tuple[list[str], dict]:
             if why:
                 bad.append(f"{where}: {what}: {why}")
         if not relative_error(head.cpu().numpy(), logits) <= tol:
-            bad.append(f"{where}: forward_head(layer4's output) is not the model's output")
+            bad.append(f"{where}: forward_head(forward_features' output) is not the model's output")
     if "pretrained_cfg" in want:
         ours = json.loads(json.dumps(model.pretrained_cfg))
         if ours != want["pretrained_cfg"]:
@@ -165,7 +166,8 @@ def main(argv=None) -> int:
     passed = failed = 0
     for spec, want in zip(CASES, golden["cases"]):
         assert spec["id"] == want["id"], "catalog.json is stale: rerun generate_catalog.py"
-        if ns.ids and spec["id"] not in ns.ids or not ns.ids and device != "cpu" and spec.get("variant"):
+        cpu_only = spec.get("variant") or not spec.get("webgpu", True)
+        if ns.ids and spec["id"] not in ns.ids or not ns.ids and device != "cpu" and cpu_only:
             continue
         bad, m = check_model(spec, want, device)
         for b in bad:
