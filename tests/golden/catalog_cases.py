@@ -38,17 +38,18 @@ CASES = [
 # reduce by 32), features_only on the first of each class; ``"features_module"`` is the module whose
 # output is forward_features' (the replay hooks it); ``"webgpu": False`` names are checked on cpu only
 # (on a software WebGPU adapter the whole family would not fit a CI run: b0-b2, b7 and the others
-# run there); the full-size cases (``variant``, the model's own resolution) run on cpu.
+# run there, in their own browser test: ``browser_group``); the full-size cases (``variant``, the
+# model's own resolution) run on cpu.
 _1K = {"num_classes": 1000, "in_chans": 3}
-_EFF = {"library": "timm", "args": _1K, "features_module": "bn2"}
-_MNV3 = {"library": "timm", "args": _1K, "features_module": "blocks"}
+_EFF = {"library": "timm", "args": _1K, "features_module": "bn2", "browser_group": "convnets"}
+_MNV3 = {"library": "timm", "args": _1K, "features_module": "blocks", "browser_group": "convnets"}
 CASES += [
     {**_EFF, "id": "timm/mobilenetv2_100", "factory": "mobilenetv2_100", "input": [2, 3, 32, 32], "seed": 7000,
      "features": [0, 2, 4], "webgpu_features": True},
     {**_MNV3, "id": "timm/mobilenetv3_large_100", "factory": "mobilenetv3_large_100", "input": [1, 3, 32, 32],
      "seed": 7100, "features": None},
     {**_MNV3, "id": "timm/mobilenetv3_small_100", "factory": "mobilenetv3_small_100", "input": [2, 3, 32, 32],
-     "seed": 7200, "features": [0, 3], "webgpu_features": True},
+     "seed": 7200, "features": [0, 3]},
     {**_EFF, "id": "timm/efficientnet_b0", "factory": "efficientnet_b0", "input": [2, 3, 32, 32], "seed": 7300,
      "features": None},
     {**_EFF, "id": "timm/efficientnet_b1", "factory": "efficientnet_b1", "input": [1, 3, 32, 32], "seed": 7400},
@@ -63,7 +64,7 @@ CASES += [
      "webgpu": False},
     {**_EFF, "id": "timm/efficientnet_b7", "factory": "efficientnet_b7", "input": [1, 3, 32, 32], "seed": 8000},
     {**_EFF, "id": "timm/tf_efficientnet_b0", "factory": "tf_efficientnet_b0", "input": [1, 3, 35, 35], "seed": 8100,
-     "features": [1, 2, 3, 4], "webgpu_features": True},
+     "features": [1, 2, 3, 4]},
     {**_EFF, "id": "timm/efficientnet_b0 in_chans=1 num_classes=0", "factory": "efficientnet_b0",
      "args": {"num_classes": 0, "in_chans": 1}, "input": [1, 1, 48, 40], "seed": 8200, "variant": True},
     {**_EFF, "id": "timm/efficientnet_b0 224x224", "factory": "efficientnet_b0", "input": [1, 3, 224, 224],
