@@ -16,10 +16,13 @@ The catalog fetches no weights (that is the hub's work, and the catalog never im
 Example::
 
     >>> from borch_webgpu import models
-    >>> [str(n) for n in models.list_models()]
+    >>> [str(n) for n in models.list_models("*resnet*")]
     ['borchvision/resnet18_cifar', 'timm/resnet18', 'timm/resnet34', 'timm/resnet50']
+    >>> [str(n) for n in models.list_models("efficientnet_b[0-2]")]
+    ['timm/efficientnet_b0', 'timm/efficientnet_b1', 'timm/efficientnet_b2']
 """
 from . import resnet  # noqa: F401 - registers the ResNets
+from . import efficientnet, mobilenet  # noqa: F401 - registers the EfficientNets and MobileNets
 from ._data import MaybeToTensor, create_transform, resolve_data_config, resolve_model_data_config
 from ._factory import CatalogSpec, TimmDefaultsWarning, create_model, from_timm_name
 from ._features import FeatureInfo, FeatureListNet

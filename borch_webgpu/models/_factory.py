@@ -72,8 +72,9 @@ def _build(library, factory, args, filled, features_only, out_indices, op) -> nn
         raise ValueError(f"{op}: out_indices={out_indices!r} is for features_only=True")
     args = {k: int(v) for k, v in args.items()}
     model = e.fn(**args)
-    if features_only:
-        model = FeatureListNet(model, out_indices)
+    if features_only:   # timm's feature class for the architecture, else the top-level children
+        as_features = getattr(model, "as_features", None)
+        model = as_features(out_indices) if as_features else FeatureListNet(model, out_indices)
         out_indices = model.feature_info.out_indices
     model.catalog = CatalogSpec(e.name, dict(args), dict(filled), features_only, out_indices)
     return model

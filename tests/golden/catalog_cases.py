@@ -33,6 +33,49 @@ CASES = [
     {"id": "timm/resnet50", "library": "timm", "factory": "resnet50",
      "args": {"num_classes": 1000, "in_chans": 3}, "input": [1, 3, 32, 32], "seed": 6000},
 ]
+
+# the EfficientNet / MobileNet families (efficientnet.py, mobilenet.py): every name at 32x32 (they
+# reduce by 32), features_only on the first of each class; ``"features_module"`` is the module whose
+# output is forward_features' (the replay hooks it); ``"webgpu": False`` names are checked on cpu only
+# (on a software WebGPU adapter the whole family would not fit a CI run: b0-b2, b7 and the others
+# run there, in their own browser test: ``browser_group``); the full-size cases (``variant``, the
+# model's own resolution) run on cpu.
+_1K = {"num_classes": 1000, "in_chans": 3}
+_EFF = {"library": "timm", "args": _1K, "features_module": "bn2", "browser_group": "convnets"}
+_MNV3 = {"library": "timm", "args": _1K, "features_module": "blocks", "browser_group": "convnets"}
+CASES += [
+    {**_EFF, "id": "timm/mobilenetv2_100", "factory": "mobilenetv2_100", "input": [2, 3, 32, 32], "seed": 7000,
+     "features": [0, 2, 4], "webgpu_features": True},
+    {**_MNV3, "id": "timm/mobilenetv3_large_100", "factory": "mobilenetv3_large_100", "input": [1, 3, 32, 32],
+     "seed": 7100, "features": None},
+    {**_MNV3, "id": "timm/mobilenetv3_small_100", "factory": "mobilenetv3_small_100", "input": [2, 3, 32, 32],
+     "seed": 7200, "features": [0, 3]},
+    {**_EFF, "id": "timm/efficientnet_b0", "factory": "efficientnet_b0", "input": [2, 3, 32, 32], "seed": 7300,
+     "features": None},
+    {**_EFF, "id": "timm/efficientnet_b1", "factory": "efficientnet_b1", "input": [1, 3, 32, 32], "seed": 7400},
+    {**_EFF, "id": "timm/efficientnet_b2", "factory": "efficientnet_b2", "input": [1, 3, 32, 32], "seed": 7500},
+    {**_EFF, "id": "timm/efficientnet_b3", "factory": "efficientnet_b3", "input": [1, 3, 32, 32], "seed": 7600,
+     "webgpu": False},
+    {**_EFF, "id": "timm/efficientnet_b4", "factory": "efficientnet_b4", "input": [1, 3, 32, 32], "seed": 7700,
+     "webgpu": False},
+    {**_EFF, "id": "timm/efficientnet_b5", "factory": "efficientnet_b5", "input": [1, 3, 32, 32], "seed": 7800,
+     "webgpu": False},
+    {**_EFF, "id": "timm/efficientnet_b6", "factory": "efficientnet_b6", "input": [1, 3, 32, 32], "seed": 7900,
+     "webgpu": False},
+    {**_EFF, "id": "timm/efficientnet_b7", "factory": "efficientnet_b7", "input": [1, 3, 32, 32], "seed": 8000},
+    {**_EFF, "id": "timm/tf_efficientnet_b0", "factory": "tf_efficientnet_b0", "input": [1, 3, 35, 35], "seed": 8100,
+     "features": [1, 2, 3, 4]},
+    {**_EFF, "id": "timm/efficientnet_b0 in_chans=1 num_classes=0", "factory": "efficientnet_b0",
+     "args": {"num_classes": 0, "in_chans": 1}, "input": [1, 1, 48, 40], "seed": 8200, "variant": True},
+    {**_EFF, "id": "timm/efficientnet_b0 224x224", "factory": "efficientnet_b0", "input": [1, 3, 224, 224],
+     "seed": 8300, "variant": True},
+    {**_EFF, "id": "timm/tf_efficientnet_b0 224x224", "factory": "tf_efficientnet_b0", "input": [1, 3, 224, 224],
+     "seed": 8400, "variant": True},
+    {**_EFF, "id": "timm/mobilenetv2_100 224x224", "factory": "mobilenetv2_100", "input": [1, 3, 224, 224],
+     "seed": 8500, "variant": True},
+    {**_MNV3, "id": "timm/mobilenetv3_large_100 224x224", "factory": "mobilenetv3_large_100",
+     "input": [1, 3, 224, 224], "seed": 8600, "variant": True},
+]
 INPUT_SEED = 999
 
 # the eval transform of a timm name with resolve_data_config(args, model=...), applied to a float

@@ -9,8 +9,8 @@ ResNet-18 with the CIFAR stem for borchvision/resnet18_cifar), its state-dict la
 shapes, dtypes, in order), the formula weights loaded with ``load_state_dict(strict=True)``, and the
 eval-mode outputs recorded on the case's input: logits (in full), forward_features and
 forward_head(pre_logits=True) (shape, sums and a sample), the features_only maps, timm's
-pretrained_cfg / resolve_data_config / feature_info and the defaults timm's ResNet documents in its
-signature. Plus the eval transforms (timm.data.create_transform) and torchvision Resize cases.
+pretrained_cfg / resolve_data_config / feature_info and the defaults timm's ResNet, EfficientNet and
+MobileNetV3 classes document in their signatures (the same for all three). Plus the eval transforms (timm.data.create_transform) and torchvision Resize cases.
 """
 from __future__ import annotations
 
@@ -154,9 +154,15 @@ def resize_case(r: dict) -> dict:
 
 
 def timm_defaults() -> dict:
-    """The defaults timm's ResNet documents in its signature, for the arguments the catalog takes."""
-    sig = inspect.signature(timm.models.resnet.ResNet.__init__).parameters
-    return {k: sig[k].default for k in ("num_classes", "in_chans")}
+    """The defaults timm's model classes document in their signatures, for the arguments the catalog takes."""
+    out = None
+    for cls in (timm.models.resnet.ResNet, timm.models.efficientnet.EfficientNet,
+                timm.models.mobilenetv3.MobileNetV3):   # the catalog's timm classes document the same ones
+        sig = inspect.signature(cls.__init__).parameters
+        got = {k: sig[k].default for k in ("num_classes", "in_chans")}
+        assert out is None or got == out, (cls, got, out)
+        out = got
+    return out
 
 
 def main() -> None:

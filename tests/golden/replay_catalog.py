@@ -1,10 +1,11 @@
 """Check borch_webgpu.models against what timm said (catalog.json, from generate_catalog.py):
-``python replay_catalog.py [--device cpu|webgpu] [case id ...]``; in the browser through the runner
-with ``--mount tests/golden``. For each case: build the catalog model, compare its state-dict layout
-with timm's, load the formula weights with ``strict=True``, compare logits, forward_features,
-forward_head(pre_logits=True), the features_only maps and the timm metadata; then the eval
-transforms and Resize cases. Prints one line per case (relative error, build and run time, and on
-WebGPU the pipelines the case created) and ``catalog: N passed, N failed``.
+``python replay_catalog.py [--device cpu|webgpu] [--group NAME] [case id ...]``; in the browser through
+the runner with ``--mount tests/golden`` (``--group``: only the catalog names of one browser test). For
+each case: build the catalog model, compare its state-dict layout with timm's, load the formula weights
+with ``strict=True``, compare logits, forward_features, forward_head(pre_logits=True), the
+features_only maps and the timm metadata; then the eval transforms and Resize cases. Prints one line per case (relative error, build and run time, and on
+WebGPU the pipelines the case created and the kernels its forward used) and ``catalog: N passed, N
+failed``.
 """
 from __future__ import annotations
 
@@ -43,6 +44,26 @@ def _pipelines(device: str) -> int | None:
     return int(bw.webgpu.stats()["pipelinesCreated"])
 
 
+class _KernelsUsed:
+    """The kernel keys the dispatches inside ``with`` ask for (webgpu): the pipelines the case needs on
+    its own, whatever ran before it and had them compiled already."""
+
+    def __init__(self, device: str) -> None:
+        self.keys: set | None = set() if device == "webgpu" else None
+
+    def __enter__(self):
+        if self.keys is not None:
+            from borch_webgpu.device import webgpu as gpu
+            self.rt = gpu.runtime()
+            original = type(self.rt).pipeline
+            self.rt.pipeline = lambda key, *a: (self.keys.add(key), original(self.rt, key, *a))[1]
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.keys is not None:
+            del self.rt.pipeline
+
+
 def _state_dict(layout, seed: int, keys, device: str) -> dict:
     values = state_dict_values(layout, seed)
     return {k: bw.from_numpy(values[k]).to(device) for k in keys}
@@ -69,14 +90,17 @@ def check_model(spec: dict, want: dict, device: str) -> tuple[list[str], dict]:
     built = time.perf_counter() - t0
     x = bw.from_numpy(case_input(spec)).to(device)
     seen = {}
-    hook = getattr(model, "layer4").register_forward_hook(lambda mod, inp, out: seen.setdefault("features", out))
+    hook = getattr(model, spec.get("features_module", "layer4")).register_forward_hook(
+        lambda mod, inp, out: seen.setdefault("features", out))
     t1 = time.perf_counter()
-    with bw.no_grad():   # one pass: the logits, and forward_features' output (layer4's) through the hook
+    with bw.no_grad(), _KernelsUsed(device) as used:   # one pass: the logits, and forward_features' output through the hook
         logits = model(x).cpu().numpy()
     ran = time.perf_counter() - t1
     hook.remove()
     tol = max(MIN_TOL[device], FLOOR_FACTOR * want["float64_floor"])
-    err = relative_error(logits, decode(want["logits"]))
+    want_logits = decode(want["logits"])
+    err = relative_error(logits, want_logits)
+    max_abs = float(np.abs(logits - want_logits).max()) if logits.shape == want_logits.shape else float("inf")
     if not err <= tol:
         bad.append(f"{where}: logits relative error {err:.2e} > {tol:.1e}")
     with bw.no_grad():
@@ -89,7 +113,7 @@ def check_model(spec: dict, want: dict, device: str) -> tuple[list[str], dict]:
             if why:
                 bad.append(f"{where}: {what}: {why}")
         if not relative_error(head.cpu().numpy(), logits) <= tol:
-            bad.append(f"{where}: forward_head(layer4's output) is not the model's output")
+            bad.append(f"{where}: forward_head(forward_features' output) is not the model's output")
     if "pretrained_cfg" in want:
         ours = json.loads(json.dumps(model.pretrained_cfg))
         if ours != want["pretrained_cfg"]:
@@ -100,7 +124,8 @@ def check_model(spec: dict, want: dict, device: str) -> tuple[list[str], dict]:
             if ours_v != want[key]:
                 bad.append(f"{where}: {key} {ours_v!r} != timm's {want[key]!r}")
     pipes = None if p0 is None else _pipelines(device) - p0
-    out = {"err": err, "tol": tol, "build_s": built, "forward_s": ran, "pipelines": pipes}
+    out = {"err": err, "max_abs": max_abs, "tol": tol, "build_s": built, "forward_s": ran, "pipelines": pipes,
+           "kernels": None if used.keys is None else len(used.keys)}
     if "features_only" in want and (device == "cpu" or spec.get("webgpu_features")):
         bad += check_features(spec, want, device)
     return bad, out
@@ -158,6 +183,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default=None)
     ap.add_argument("--no-transforms", action="store_true")
+    ap.add_argument("--group", default=None, help="only the catalog names of this browser group (cases without "
+                    "one are 'base', which also runs the transforms)")
     ap.add_argument("ids", nargs="*")
     ns = ap.parse_args(argv)
     device = ns.device or bw.get_default_device().type
@@ -165,17 +192,22 @@ def main(argv=None) -> int:
     passed = failed = 0
     for spec, want in zip(CASES, golden["cases"]):
         assert spec["id"] == want["id"], "catalog.json is stale: rerun generate_catalog.py"
-        if ns.ids and spec["id"] not in ns.ids or not ns.ids and device != "cpu" and spec.get("variant"):
+        cpu_only = spec.get("variant") or not spec.get("webgpu", True)
+        if ns.ids and spec["id"] not in ns.ids or not ns.ids and device != "cpu" and cpu_only:
+            continue
+        if ns.group is not None and (cpu_only or spec.get("browser_group", "base") != ns.group):
             continue
         bad, m = check_model(spec, want, device)
         for b in bad:
             print("FAIL", b)
         failed, passed = failed + bool(bad), passed + (not bad)
         if m:
-            pipes = "" if m["pipelines"] is None else f", {m['pipelines']} pipelines created"
-            print(f"catalog case {spec['id']}: logits relative error {m['err']:.2e} (tolerance {m['tol']:.1e}), "
+            pipes = "" if m["pipelines"] is None else \
+                f", {m['pipelines']} pipelines created, {m['kernels']} used by the forward"
+            print(f"catalog case {spec['id']}: logits relative error {m['err']:.2e} (tolerance {m['tol']:.1e}, "
+                  f"largest |difference| {m['max_abs']:.1e}), "
                   f"build+load {m['build_s']:.2f} s, forward {m['forward_s']:.2f} s{pipes} [device {device}]")
-    if not ns.no_transforms and not ns.ids:
+    if not ns.no_transforms and not ns.ids and ns.group in (None, "base"):
         bad = check_transforms(golden, device)
         for b in bad:
             print("FAIL", b)

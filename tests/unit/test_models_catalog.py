@@ -31,6 +31,20 @@ FROZEN = {
     "timm/resnet18": (("num_classes", "in_chans"), "fee7203e93debf04"),
     "timm/resnet34": (("num_classes", "in_chans"), "a2e3226e9c7a7040"),
     "timm/resnet50": (("num_classes", "in_chans"), "bdfc9e52351bbbb6"),
+    "timm/mobilenetv2_100": (("num_classes", "in_chans"), "d6104fe8efd25119"),
+    "timm/mobilenetv3_large_100": (("num_classes", "in_chans"), "8786ff25a6c5f16e"),
+    "timm/mobilenetv3_small_100": (("num_classes", "in_chans"), "25fb818d4094de60"),
+    "timm/efficientnet_b0": (("num_classes", "in_chans"), "2a1142ae7aeff1c2"),
+    "timm/efficientnet_b1": (("num_classes", "in_chans"), "7bbc92ad6f13fa2b"),
+    "timm/efficientnet_b2": (("num_classes", "in_chans"), "1ac73d4eafd8e74b"),
+    "timm/efficientnet_b3": (("num_classes", "in_chans"), "e755eb9860b41e79"),
+    "timm/efficientnet_b4": (("num_classes", "in_chans"), "9232e46dfb076829"),
+    "timm/efficientnet_b5": (("num_classes", "in_chans"), "fea5e6ab3a0cf4a9"),
+    "timm/efficientnet_b6": (("num_classes", "in_chans"), "80fa15d4bcfe3f70"),
+    "timm/efficientnet_b7": (("num_classes", "in_chans"), "7cb53c64150d0c48"),
+    # the same layout as efficientnet_b0 (padding and BatchNorm eps hold no parameters): its parity
+    # case is what tells them apart
+    "timm/tf_efficientnet_b0": (("num_classes", "in_chans"), "2a1142ae7aeff1c2"),
 }
 
 
