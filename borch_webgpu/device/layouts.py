@@ -8,7 +8,7 @@ stored as its bits); runs and tables of runs give accessors with one index per d
 that a captured graph recomputes per replay (``capture.Dyn`` / ``DynWord``) pass through as they
 are. Word 63 is never written (common.wgsl's ``pu(63u)`` is a zero the compiler cannot see).
 
-Families with a layout: elementwise (EW), reduce (RED), batch norm (BN) and optimizers (OPT, OPTM).
+Families with a layout: elementwise (EW), reduce (RED), batch norm (BN) and optimizers (OPTA, OPTM).
 The op blocks in ops_*.wgsl read their scalar parameters with ``u_param(j)`` in both.
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .capture import SLOT_WORDS, DynWord, f32_word, u32_word
 
-__all__ = ["Field", "Layout", "EW", "RED", "BN", "OPT", "OPTM"]
+__all__ = ["Field", "Layout", "EW", "RED", "BN", "OPTA", "OPTM"]
 
 _MASK = 0xFFFFFFFF  # plain ints are stored modulo 2**32
 
@@ -139,15 +139,14 @@ BN = Layout("batchnorm",
             Field("rm_offset", 8), Field("rv_offset", 9),
             Field("eps", 10, kind="f32"), Field("momentum", 11, kind="f32"), Field("unbias", 12, kind="f32"))
 
-# wgsl/optim.wgsl adam: one parameter's update; scalars may be capture.Dyn (a scheduler's lr, Adam's
-# bias corrections), recomputed at every replay
-OPT = Layout("optim",
-             Field("numel", 0), Field("p_offset", 1), Field("g_offset", 2), Field("s0_offset", 3),
-             Field("s1_offset", 4), Field("s2_offset", 5), Field("weight_decay", 9, kind="f32"),
-             Field("one_minus_beta1", 12, kind="f32"), Field("beta2", 13, kind="f32"),
-             Field("one_minus_beta2", 14, kind="f32"), Field("eps", 15, kind="f32"),
-             Field("bc2_sqrt", 16, kind="f32"), Field("neg_step_size", 17, kind="f32"),
-             Field("decay_factor", 18, kind="f32"))
+# wgsl/optim.wgsl adam_multi: Adam / AdamW over up to 7 parameters per dispatch; a row (numel and the
+# p, g, exp_avg, exp_avg_sq, max_exp_avg_sq offsets) and a float row (-step size, sqrt of the second
+# bias correction: per parameter, as each has its own step) each; scalars may be capture.Dyn (a
+# scheduler's lr, the bias corrections)
+OPTA = Layout("optim_adam_multi",
+              Field("count", 0), Field("weight_decay", 1, kind="f32"), Field("one_minus_beta1", 2, kind="f32"),
+              Field("beta2", 3, kind="f32"), Field("one_minus_beta2", 4, kind="f32"), Field("eps", 5, kind="f32"),
+              Field("decay_factor", 6, kind="f32"), Field("tensor", 7, (7, 6)), Field("tensor_f", 49, (7, 2), "f32"))
 
 # wgsl/optim.wgsl sgd_multi: up to 14 parameters per dispatch, a row (numel, p, g, buffer offsets) each
 OPTM = Layout("optim_multi",

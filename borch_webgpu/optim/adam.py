@@ -6,7 +6,7 @@ from typing import Any
 from ..ops.creation import tensor, zeros_like
 from ..ops.elementwise import maximum
 from ..tensor import Tensor
-from ..device import capture, gpu_optim
+from ..device import capture
 from . import _fused
 from .optimizer import Optimizer, check_fused_foreach, hyper
 
@@ -119,18 +119,16 @@ class Adam(Optimizer):
         if group["amsgrad"]:
             state["max_exp_avg_sq"] = zeros_like(p)
 
+    def _step_group(self, group: dict[str, Any]) -> None:
+        # the float32 WebGPU parameters in multi-tensor dispatches (optim/_fused.py), the rest one by one
+        for p in _fused.adam_multi_tensor(self, group, bump):
+            self._step_param(p, group)
+
     def apply_single(self, p: Tensor, grad: Tensor, group: dict[str, Any], state: dict[str, Any]) -> None:
         lr, weight_decay, eps = hyper(group, "lr"), hyper(group, "weight_decay"), hyper(group, "eps")
         beta1, beta2 = hyper(group, "betas", 0), hyper(group, "betas", 1)
         step = bump(state["step"])
-        exp_avg, exp_avg_sq, max_sq = state["exp_avg"], state["exp_avg_sq"], state.get("max_exp_avg_sq")
-        if _fused.eligible(group, p, grad, exp_avg, exp_avg_sq, max_sq):
-            gpu_optim.adam(p, grad, exp_avg, exp_avg_sq, max_sq if group["amsgrad"] else None, lr=lr, beta1=beta1,
-                           beta2=beta2, eps=eps, weight_decay=weight_decay,
-                           decoupled=group["decoupled_weight_decay"], step_size=lr / (1 - beta1 ** step),
-                           bc2_sqrt=(1 - beta2 ** step) ** 0.5, maximize=group["maximize"])
-            _fused.touched(p, exp_avg, exp_avg_sq, max_sq)
-            return
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         if group["maximize"]:
             grad = -grad
         if weight_decay != 0:
