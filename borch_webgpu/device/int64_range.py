@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["INT32_MIN", "INT32_MAX", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "result_message", "check_result",
+__all__ = ["INT32_MIN", "INT32_MAX", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "result_message", "accumulate_message", "check_result",
            "check_array", "signed32", "wrap64"]
 
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
@@ -99,6 +99,19 @@ CHECKED_EW = {("ops_binary.wgsl", b) for b in ("add", "sub", "mul", "pow_i", "ad
                                                "div_floor_i")} | \
     {("ops_unary.wgsl", b) for b in ("neg", "abs", "square", "ipow_scalar")}
 CHECKED_SCAN = {"sum_i": "cumsum", "prod_i": "cumprod"}
+
+
+_ACCUMULATE: dict = {}
+
+
+def accumulate_message(op: str):
+    """The message of an accumulating put (index_add, scatter_add, index_put_ with accumulate) whose sum
+    at one position leaves int32 (the kernel records the sum so far and the value added); one function
+    per op, so that error sites are interned."""
+    fn = _ACCUMULATE.get(op)
+    if fn is None:
+        fn = _ACCUMULATE[op] = _binary(op, "+", lambda a, b: a + b)
+    return fn
 
 
 def check_array(name: str, values: np.ndarray, operands=(), block: str | None = None) -> None:

@@ -52,6 +52,29 @@ CASES = [
     ("matmul fits", ("matmul", "sum"), "torch.tensor([[2, 3]], device=dev) @ torch.tensor([[4], [5]], device=dev)"),
     ("float to long", ("to(torch.int64)",), "torch.tensor([3e9, 1.0], device=dev).long()"),
     ("float to long fits", ("to(torch.int64)",), "torch.tensor([-2147483648.0, 2147483520.0], device=dev).long()"),
+    ("dot", ("dot", "matmul", "sum"), "torch.dot(torch.tensor([40000, 40000], device=dev), torch.tensor([40000, 40000], device=dev))"),
+    ("einsum", ("einsum", "matmul", "sum"),
+     "torch.einsum('i,i->', torch.tensor([40000, 40000], device=dev), torch.tensor([40000, 40000], device=dev))"),
+    ("outer", ("outer", "mul"), "torch.outer(torch.tensor([70000], device=dev), torch.tensor([70000], device=dev))"),
+    ("trace", ("trace", "sum"), "torch.tensor([[2**30, 0], [0, 2**30]], device=dev).trace()"),
+    ("nansum", ("nansum", "sum"), "torch.nansum(torch.tensor([2**30, 2**30], device=dev))"),
+    ("index_add", ("index_add",),
+     "torch.zeros(2, dtype=torch.long, device=dev).index_add(0, torch.tensor([0, 0, 1], device=dev), "
+     "torch.tensor([2**30, 2**30, 1], device=dev))"),
+    ("index_add fits", ("index_add",),
+     "torch.zeros(2, dtype=torch.long, device=dev).index_add(0, torch.tensor([0, 0, 1], device=dev), "
+     "torch.tensor([2**30, 2**30 - 1, 1], device=dev))"),
+    ("scatter_add", ("scatter_add",),
+     "torch.full((1,), 2**31 - 1, device=dev).scatter_add(0, torch.tensor([0], device=dev), torch.tensor([1], device=dev))"),
+    ("index_put_ accumulate", ("index_put_",),
+     "torch.full((2,), -2**31, device=dev).index_put_((torch.tensor([1], device=dev),), torch.tensor(-1, device=dev), "
+     "accumulate=True)"),
+    ("scatter_reduce sum", ("scatter_reduce", "scatter_add"),
+     "torch.zeros(1, dtype=torch.long, device=dev).scatter_reduce(0, torch.tensor([0, 0], device=dev), "
+     "torch.tensor([2**30, 2**30], device=dev), 'sum')"),
+    ("int32 index_add wraps", (),
+     "torch.zeros(1, dtype=torch.int32, device=dev).index_add(0, torch.tensor([0, 0], device=dev), "
+     "torch.tensor([2**30, 2**30], dtype=torch.int32, device=dev))"),
     ("int32 add wraps", (), f"torch.tensor([{BIG}], dtype=torch.int32, device=dev) + 1"),
     ("int32 mul wraps", (), "torch.tensor([70000], dtype=torch.int32, device=dev) * 70000"),
 ]
