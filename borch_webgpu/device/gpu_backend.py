@@ -8,7 +8,7 @@ import numpy as np
 
 from . import kernels
 from .capture import f32_word
-from .int64_range import CHECKED_EW, MESSAGES, check_array
+from .int64_range import CHECKED_EW, MESSAGES, OP_NAMES, check_array
 from .layouts import EW, RED
 from .webgpu import WG, groups_for, runtime
 
@@ -200,8 +200,8 @@ class GPUBackend:
         if checked:
             mask += "w"
             bufs.append(self.rt.err_buffer)
-            words[EW.index("err_code")] = self.rt.error_code(
-                OverflowError, MESSAGES[block if checked == "op" else "convert"], op.name.lstrip("_"))
+            which = block if checked == "op" else "convert"
+            words[EW.index("err_code")] = self.rt.error_code(OverflowError, MESSAGES[which], OP_NAMES.get(which, which))
         pipe = self.rt.pipeline(key, lambda: kernels.elementwise_source(file, block, C.wgsl, R.wgsl, O.wgsl, ob,
                                                                            kinds_t, types_t, strided_out, checked),
                                 mask)

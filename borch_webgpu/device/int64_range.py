@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["INT32_MIN", "INT32_MAX", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "result_message", "accumulate_message", "check_result",
+__all__ = ["INT32_MIN", "INT32_MAX", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "OP_NAMES", "result_message", "accumulate_message", "check_result",
            "check_array", "signed32", "wrap64"]
 
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
@@ -99,6 +99,9 @@ CHECKED_EW = {("ops_binary.wgsl", b) for b in ("add", "sub", "mul", "pow_i", "ad
                                                "div_floor_i")} | \
     {("ops_unary.wgsl", b) for b in ("neg", "abs", "square", "ipow_scalar")}
 CHECKED_SCAN = {"sum_i": "cumsum", "prod_i": "cumprod"}
+# the op a checked block's error names (PyTorch's name: add with alpha is add, an integer power is pow)
+OP_NAMES = {"pow_i": "pow", "ipow_scalar": "pow", "add_scaled": "add", "div_trunc_i": "div",
+            "div_floor_i": "floor_divide", "convert": "to"}
 
 
 _ACCUMULATE: dict = {}

@@ -74,4 +74,4 @@ def test_int64_gives_pytorchs_value_or_raises_overflow_on_webgpu(browser, summar
     assert r["graph_ok"] == 3 * 5 + 4 * 6 and r["graph_after"] == 25
     assert r["graph_overflow"] is not None and r["graph_overflow"].startswith(
         "mul: the int64 result of 70000 * 70000 = 4900000000 does not fit in int32"), r["graph_overflow"]
-    assert "captured in 'step'" in r["graph_overflow"], r["graph_overflow"]
+    assert "(mul at " in r["graph_overflow"] and "captured in 'step'" in r["graph_overflow"], r["graph_overflow"]

@@ -53,8 +53,8 @@ def check(case: dict, device: str, launch_blocking: bool = False) -> str | None:
         if not isinstance(err, OverflowError) or not any(msg.startswith(op + ":") for op in case["ops"]) or \
                 "does not fit in int32" not in msg:
             return f"raised {type(err).__name__}: {msg!r}; want OverflowError from {case['ops']}"
-        if device != "cpu" and f"at <{case['id']}>:1" not in msg:
-            return f"the message does not name the line: {msg!r}"
+        if device != "cpu" and not any(f"({op.split('(')[0]} at <{case['id']}>:1" in msg for op in case["ops"]):
+            return f"the message does not name the op and the line: {msg!r}"
         if own_line != (device == "cpu" or launch_blocking):
             return f"raised {'by the line' if own_line else 'at the end of the scope'}, not where it must"
     try:
