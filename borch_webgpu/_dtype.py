@@ -2,7 +2,12 @@
 
 WebGPU storage buffers hold 32-bit words, so:
 - ``int64`` is accepted and reported like PyTorch's default integer type, but held as
-  int32; values outside int32's range raise ``OverflowError`` when they enter.
+  int32. It never wraps: values outside int32's range raise ``OverflowError`` when they enter,
+  and so does an op whose exact int64 result does not fit (``torch.tensor([2**31 - 1]) + 1``;
+  PyTorch returns 2147483648, which we cannot hold). Results that fit are PyTorch's, also when
+  partial sums or products did not fit (sums, products, cumsum and cumprod accumulate in 64 bits).
+  The error names the op and the values; on WebGPU it is raised at the next read or the end of
+  the enclosing ``torch.scope()`` (device/int64_range.py). ``int32`` wraps, as in PyTorch.
 - ``bool`` is held as one u32 (0 or 1) per element.
 - ``float64`` does not exist on the device: asking for it raises ``TypeError``; numpy
   float64 data given to ``tensor()`` becomes float32 (PyTorch's default float type).
@@ -210,7 +215,7 @@ class iinfo:
     """Machine limits of an integer dtype (``torch.iinfo``): ``bits``, ``min``, ``max``, ``dtype`` (a ``str``).
 
     ``int64`` reports PyTorch's 64-bit range; tensors here hold it as int32, so values past
-    int32's range raise ``OverflowError`` when they enter a tensor.
+    int32's range raise ``OverflowError`` when they enter a tensor or an op would produce them.
 
     Example::
 

@@ -1,7 +1,9 @@
 """The ``cpu`` device: numpy arrays as storage, each op's numpy reference as its kernel.
 
 It runs everywhere (CPython and Pyodide) and follows the WebGPU device's storage rules
-(int64 held as int32, bool as u32), so both devices compute the same numbers.
+(int64 held as int32, bool as u32), so both devices compute the same numbers. int64 ops compute
+in numpy's int64 and raise ``OverflowError`` at the op when a result leaves int32's range
+(device/int64_range.py), as the WebGPU kernels do at the next read.
 """
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import capture
+from .int64_range import check_array
 
 
 class CPUStorage:
@@ -51,8 +54,8 @@ class DeferredCPUStorage(CPUStorage):
 
 
 def compute_np(d):
-    """The numpy dtype an op computes in for dtype d (bool computes as numpy bool)."""
-    return np.bool_ if d.name == "bool" else d.storage_np
+    """The numpy dtype an op computes in for dtype d (bool computes as numpy bool, int64 as int64)."""
+    return np.bool_ if d.name == "bool" else d.np
 
 
 class CPUBackend:
@@ -62,6 +65,8 @@ class CPUBackend:
         return CPUStorage(np.empty(numel, dtype=dtype.storage_np))
 
     def from_numpy(self, arr: np.ndarray, dtype) -> CPUStorage:
+        if dtype.name == "int64" and arr.dtype.itemsize > 4 and arr.dtype.kind in "iu":
+            check_array("int64 tensor", arr)
         return CPUStorage(np.ascontiguousarray(arr, dtype=dtype.storage_np).reshape(-1).copy())
 
     def view(self, t) -> np.ndarray:
@@ -96,7 +101,11 @@ class CPUBackend:
         if O.name == "bool" and R.name != "bool":
             res = res != 0
         elif res.dtype.kind == "f" and O.category == 1:
+            if O.name == "int64":
+                _check_f2i(res)
             res = _f2i(res)
+        elif O.name == "int64" and res.dtype.itemsize > 4:
+            check_array(op.name.lstrip("_"), res, args + list(params), (wgsl or op.wgsl or (None, None))[1])
         res = res.astype(O.storage_np)
         if out is not None:
             self.view(out)[...] = res
@@ -108,7 +117,10 @@ class CPUBackend:
         v = self.view(x).astype(compute_np(C), copy=False)
         with np.errstate(all="ignore"):
             out = (op.extra["refs"][wgsl[1]] if wgsl else op.ref)(v, dims, *params)
-        out = np.asarray(out).astype(R.storage_np).reshape(out_shape)
+        out = np.asarray(out)
+        if R.name == "int64" and out.dtype.kind in "iu":
+            check_array(op.name, out)
+        out = out.astype(R.storage_np).reshape(out_shape)
         return CPUStorage(np.ascontiguousarray(out).reshape(-1))
 
 
@@ -116,6 +128,16 @@ def _f2i(a: np.ndarray) -> np.ndarray:
     """float -> int32 as WGSL converts: toward zero, saturating, NaN -> 0."""
     with np.errstate(invalid="ignore"):
         return np.nan_to_num(np.clip(np.trunc(a), -2.0 ** 31, 2.0 ** 31 - 128), nan=0.0)
+
+
+def _check_f2i(a: np.ndarray) -> None:
+    """float -> int64: a finite value (or an infinity) past int32 cannot be held; NaN converts to 0."""
+    with np.errstate(invalid="ignore"):
+        bad = (a < -2.0 ** 31) | (a >= 2.0 ** 31)
+    if bad.any():
+        from .int64_range import MESSAGES
+        v = np.float32(a[np.unravel_index(np.flatnonzero(bad)[0], a.shape)])
+        raise OverflowError(MESSAGES["convert"](int(v.view(np.uint32)), 0))
 
 
 BACKEND = CPUBackend()

@@ -8,6 +8,7 @@ import numpy as np
 
 from . import kernels
 from .capture import f32_word
+from .int64_range import CHECKED_EW, MESSAGES, OP_NAMES, check_array
 from .layouts import EW, RED
 from .webgpu import WG, groups_for, runtime
 
@@ -96,6 +97,8 @@ class GPUBackend:
         return GPUStorage(self.rt, numel * dtype.storage_np.itemsize)
 
     def from_numpy(self, arr: np.ndarray, dtype) -> GPUStorage:
+        if dtype.name == "int64" and arr.dtype.itemsize > 4 and arr.dtype.kind in "iu":
+            check_array("int64 tensor", arr)
         a = np.ascontiguousarray(arr, dtype=dtype.storage_np)
         st = GPUStorage(self.rt, a.nbytes, fresh=True)
         self.rt.write(st.bid, 0, a)  # a fresh buffer has no pending readers
@@ -190,11 +193,21 @@ class GPUBackend:
         kinds_t, types_t = tuple(kinds), tuple(types)
         ob = O.name == "bool" and R.name != "bool"
         file, block = wgsl or op.wgsl
-        key = ("ew", file, block, C.wgsl, R.wgsl, O.wgsl, ob, kinds_t, types_t, strided_out)
-        pipe = self.rt.pipeline(key, lambda: kernels.elementwise_source(file, block, C.wgsl, R.wgsl,
-                                                                           O.wgsl, ob, kinds_t, types_t, strided_out),
-                                "w" + "r" * (len(bufs) - 1))
+        # int64 (held as int32): the ops that can leave int32's range check it (device/int64_range.py)
+        checked = "" if O.name != "int64" and C.name != "int64" else self._int64_check(file, block, C, O)
+        key = ("ew", file, block, C.wgsl, R.wgsl, O.wgsl, ob, kinds_t, types_t, strided_out, checked)
+        mask = "w" + "r" * (len(bufs) - 1)
+        if checked:
+            mask += "w"
+            bufs.append(self.rt.err_buffer)
+            which = block if checked == "op" else "convert"
+            words[EW.index("err_code")] = self.rt.error_code(OverflowError, MESSAGES[which], OP_NAMES.get(which, which))
+        pipe = self.rt.pipeline(key, lambda: kernels.elementwise_source(file, block, C.wgsl, R.wgsl, O.wgsl, ob,
+                                                                           kinds_t, types_t, strided_out, checked),
+                                mask)
         self.rt.dispatch(pipe, tuple(bufs), words, groups_for(numel))
+        if checked and self.rt.launch_blocking:
+            self.rt.after_fallible()
         variant = EPILOGUES.get((file, block)) if out is None and C.wgsl == "f32" and R.wgsl == "f32" else None
         if variant is not None:
             # an in-place relu of this fresh result recorded next becomes its epilogue (Runtime.take_epilogue)
@@ -203,6 +216,14 @@ class GPUBackend:
                 vkey, lambda: kernels.elementwise_source(file, variant, C.wgsl, R.wgsl, O.wgsl, ob, kinds_t, types_t,
                                                          strided_out), "w" + "r" * (len(bufs) - 1)))
         return storage
+
+    @staticmethod
+    def _int64_check(file: str, block: str, C, O) -> str:
+        if C.name == "int64" and (file, block) in CHECKED_EW:
+            return "op"
+        if O.name == "int64" and C.is_floating_point:
+            return "convert"
+        return ""
 
     def reduce(self, op, x, dims: tuple[int, ...], out_shape, C, R, params=(), wgsl=None) -> GPUStorage:
         """Reduce x over dims: compute in C, result R; params are read in WGSL with u_param(j)."""
@@ -224,29 +245,38 @@ class GPUBackend:
                          param=[float(p) if not isinstance(p, float) else p for p in params],
                          kept_shape=kshape, kept_stride=kstr, red_shape=rshape, red_stride=rstr)
         in_t, (file, block) = x.dtype.wgsl, (wgsl or op.wgsl)
+        # int64 sums and products: a 64-bit state, and a result past int32 is an OverflowError
+        checked = C.name == "int64" and block in INT64_REDUCE
+        extra, state_words = ((self.rt.err_buffer,), 2) if checked else ((), op.state_words)
+        if checked:
+            words[RED.index("err_code")] = self.rt.error_code(OverflowError, MESSAGES[block], op.name)
 
         def pipe(mode, in_type):
-            key = ("red", file, block, C.wgsl, R.wgsl, in_type, mode)
+            key = ("red", file, block, C.wgsl, R.wgsl, in_type, mode, checked)
             return self.rt.pipeline(key, lambda: kernels.reduce_source(file, block, C.wgsl, R.wgsl, in_type,
-                                                                       R.wgsl, mode), "wr")
+                                                                       R.wgsl, mode, checked), "wr" + "w" * checked)
 
         if K <= 64 or (M >= 2048 and K <= 1024):
-            self.rt.dispatch(pipe(1, in_t), (out.bid, x._storage.bid), words, groups_for(M))
+            self.rt.dispatch(pipe(1, in_t), (out.bid, x._storage.bid) + extra, words, groups_for(M))
         elif M >= 64 or K <= 8192:
-            self.rt.dispatch(pipe(0, in_t), (out.bid, x._storage.bid), words, M)
+            self.rt.dispatch(pipe(0, in_t), (out.bid, x._storage.bid) + extra, words, M)
         else:
             G = min(1024, groups_for(K, 4 * WG))
             chunk = groups_for(K, G)
             G = groups_for(K, chunk)
             words[RED.index("chunk")], words[RED.index("groups")] = chunk, G
-            part = GPUStorage(self.rt, M * G * 4 * op.state_words)
-            self.rt.dispatch(pipe(2, in_t), (part.bid, x._storage.bid), words, M * G)
-            self.rt.dispatch(pipe(3, "S"), (out.bid, part.bid), words, M)
+            part = GPUStorage(self.rt, M * G * 4 * state_words)
+            self.rt.dispatch(pipe(2, in_t), (part.bid, x._storage.bid) + extra, words, M * G)
+            self.rt.dispatch(pipe(3, "S"), (out.bid, part.bid) + extra, words, M)
+        if checked and self.rt.launch_blocking:
+            self.rt.after_fallible()
         return out
 
 
 _backend: GPUBackend | None = None
 
+
+INT64_REDUCE = ("sum", "prod")
 
 # elementwise blocks that have a relu'd variant: (file, block) -> the variant's block
 EPILOGUES = {("ops_binary.wgsl", "add"): "add_relu"}

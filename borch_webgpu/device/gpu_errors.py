@@ -1,8 +1,9 @@
 """Errors that WebGPU kernels find, raised with the op and the user's line (the runtime's half).
 
 A kernel cannot raise. The kernels that can fail (the index kernels of wgsl/index.wgsl: an index
-outside its dim) record the first failure in a 16-byte error buffer (code, bad value, size) and
-skip the element. The code names a *site*, interned here when the dispatch is recorded: the
+outside its dim; the int64 kernels of wgsl/ops_int64.wgsl: a result past int32, device/int64_range.py)
+record the first failure in a 16-byte error buffer (code, two words: the bad value and the size, or
+the values that overflowed) and skip the element. The code names a *site*, interned here when the dispatch is recorded: the
 exception type and PyTorch's message for that failure, the op, the user's file and line (the
 innermost frame outside borch_webgpu) and, inside a capture, the graph's label. A loop body makes
 a handful of sites, whatever the number of steps.

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import kernels
 from .gpu_backend import MAX_RANK, GPUStorage, f32_bits
+from .int64_range import accumulate_message
 from .webgpu import groups_for, runtime
 
 def _source(mode: str, T: str, src: str) -> str:
@@ -72,6 +73,8 @@ def put(out, dim: int, idx, idx_strides, src, src_shape, accumulate: bool, exc: 
         bits, src_buf, s_off, s_str = 0, src._storage.bid, src._offset, src._stride
     w = _words(n, src_shape, dim, out._offset, idx._offset, out._shape[dim], s_off, code, out._stride, idx_strides,
                s_str, bits)
+    if accumulate and out.dtype.name == "int64":   # int64 held as int32: a sum past int32 raises
+        w[10] = rt.error_code(OverflowError, accumulate_message(op), op)
     rt.dispatch(pipe, (out._storage.bid, src_buf, idx._storage.bid, rt.err_buffer), w, groups_for(n))
     if rt.launch_blocking:
         rt.after_fallible()

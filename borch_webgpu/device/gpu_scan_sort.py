@@ -9,6 +9,7 @@ without a copy. Pipelines are keyed by kernel, mode and dtypes only; sizes trave
 from __future__ import annotations
 
 from . import kernels
+from .int64_range import CHECKED_SCAN, MESSAGES
 from .gpu_backend import MAX_RANK, GPUStorage, backend, coalesce, contiguous_strides
 from .webgpu import groups_for
 
@@ -38,7 +39,8 @@ def _put_rows(words, kshape, kstrides, starts) -> None:
 
 
 # ---- scans ------------------------------------------------------------------------------------------
-def _scan_source(block: str, T: str, C: str, R: str, mode: str, carry: bool) -> str:
+def _scan_source(block: str, T: str, C: str, R: str, mode: str, carry: bool, checked: bool = False) -> str:
+    """checked: the int64 block of ops_int64.wgsl (a 64-bit state; the error buffer bound last)."""
     head, parts = kernels.blocks("scan.wgsl")
     load = f"fn load(base: u32, j: u32) -> C {{ return C(x[base + j * pu(4u)]); }}"
     binds = {
@@ -52,8 +54,11 @@ def _scan_source(block: str, T: str, C: str, R: str, mode: str, carry: bool) -> 
     }[mode]
     if carry:
         binds.append("@group(0) @binding(3) var<storage, read> part: array<S>;")
+    if checked:  # after the bindings (modes 1 and 2 never use it: a binding outside their layout)
+        binds.append(kernels.err_binding(1 + sum(b.startswith("@group") for b in binds) if mode in "03" else 7))
     return kernels.fill(head + parts[mode], C=C, R=R, COMMON=kernels.wgsl_file("common.wgsl"),
-                        OP=kernels.op_block("scan.wgsl", block), BINDINGS="\n".join(binds),
+                        OP=kernels.op_block(kernels.INT64_FILE if checked else "scan.wgsl", block),
+                        BINDINGS="\n".join(binds),
                         CARRY="part[flat]" if carry else "s_zero()")
 
 
@@ -76,32 +81,46 @@ def scan(x, d: int, block: str, C, R, reverse: bool = False) -> GPUStorage:
     if reverse:  # start at the last element and walk back: negative strides wrap in u32
         in_off, in_ds = in_off + (n - 1) * in_ds, -in_ds
         out_off, out_ds = out_off + (n - 1) * out_ds, -out_ds
-    words = [0] * 60
+    words = [0] * 61
     words[0:7] = [M, n, 0, in_off & _MASK, in_ds & _MASK, out_off & _MASK, out_ds & _MASK]
     _put_rows(words, kshape, kstr, (24, 36))
     T = x.dtype.wgsl
+    # int64 results (cumsum/cumprod of integers): 64-bit states; a result past int32 is an OverflowError
+    checked = R.name == "int64" and block in CHECKED_SCAN
+    err = (rt.err_buffer,) if checked else ()
+    if checked:
+        words[60] = rt.error_code(OverflowError, MESSAGES[CHECKED_SCAN[block]], CHECKED_SCAN[block])
 
     def pipe(mode: str, mask: str, carry: bool = False):
-        key = ("scan", block, T, C.wgsl, R.wgsl, mode, carry)
-        return rt.pipeline(key, lambda: _scan_source(block, T, C.wgsl, R.wgsl, mode, carry), mask)
+        # modes 0 and 3 write results, so they bind the error buffer; 1 and 2 only carry states
+        writes = checked and mode in ("0", "3")
+        key = ("scan", block, T, C.wgsl, R.wgsl, mode, carry, checked)
+        return rt.pipeline(key, lambda: _scan_source(block, T, C.wgsl, R.wgsl, mode, carry, checked),
+                           mask + "w" * writes)
 
     if n <= 64:  # short rows: one thread each
         words[7], words[8] = n, 1
-        rt.dispatch(pipe("3", "wr"), (out.bid, x._storage.bid), words, groups_for(M))
-        return out
+        rt.dispatch(pipe("3", "wr"), (out.bid, x._storage.bid) + err, words, groups_for(M))
+        return _after(rt, checked, out)
     if M >= 256 or n < 8 * TILE:  # enough rows to fill the GPU, or short ones: one workgroup per row
         words[7], words[8] = n, 1
-        rt.dispatch(pipe("0", "wr"), (out.bid, x._storage.bid), words, M)
-        return out
+        rt.dispatch(pipe("0", "wr"), (out.bid, x._storage.bid) + err, words, M)
+        return _after(rt, checked, out)
     # long rows, few of them: ~2048 workgroups over chunks of >= 2 tiles; chunk totals, their exclusive
     # scan, then each chunk again from its carry
     chunk = TILE * max(2, -(-n // (TILE * -(-2048 // M))))
     G = -(-n // chunk)
     words[7], words[8] = chunk, G
-    part = GPUStorage(rt, M * G * 4 * SCAN_STATE_WORDS[block])
+    part = GPUStorage(rt, M * G * 4 * (2 if checked else SCAN_STATE_WORDS[block]))
     rt.dispatch(pipe("1", "wr"), (part.bid, x._storage.bid), list(words), M * G)
     rt.dispatch(pipe("2", "w"), (part.bid,), list(words), M)
-    rt.dispatch(pipe("0", "wrr", True), (out.bid, x._storage.bid, part.bid), list(words), M * G)
+    rt.dispatch(pipe("0", "wrr", True), (out.bid, x._storage.bid, part.bid) + err, list(words), M * G)
+    return _after(rt, checked, out)
+
+
+def _after(rt, checked: bool, out: GPUStorage) -> GPUStorage:
+    if checked and rt.launch_blocking:
+        rt.after_fallible()
     return out
 
 

@@ -57,10 +57,21 @@ def common(C: str) -> str:
             f"fn c_lowest() -> C {{ return {lo}; }}\nfn c_highest() -> C {{ return {hi}; }}\n")
 
 
+INT64_FILE = "ops_int64.wgsl"
+
+
+def err_binding(binding: int) -> str:
+    """The error buffer of a kernel that checks an int64 range (wgsl/ops_int64.wgsl), and its helpers."""
+    return (f"@group(0) @binding({binding}) var<storage, read_write> err: array<atomic<u32>>;\n"
+            + blocks(INT64_FILE)[0])
+
+
 def elementwise_source(file: str, op: str, C: str, R: str, out_t: str, out_bool: bool, kinds: tuple[str, ...],
-                       in_types: tuple[str, ...], strided_out: bool = False) -> str:
+                       in_types: tuple[str, ...], strided_out: bool = False, checked: str = "") -> str:
     """kinds[k]: 's' strided, 'c' contiguous same-shape, 'v' scalar value in the uniform block.
-    C: compute type, R: the op's return type, out_t: the stored type (out_bool: stored as 0/1)."""
+    C: compute type, R: the op's return type, out_t: the stored type (out_bool: stored as 0/1).
+    checked: "op" runs the op's int64 block of ops_int64.wgsl, "convert" checks a float stored as int64;
+    both bind the error buffer after the operands."""
     buffers, loads, args = [], [], []
     binding = 2
     for k, (kind, t) in enumerate(zip(kinds, in_types)):
@@ -75,12 +86,18 @@ def elementwise_source(file: str, op: str, C: str, R: str, out_t: str, out_bool:
             idx = f"u_offset({k}u) + i" if kind == "c" else f"strided(i, {k}u)"
             loads.append(f"fn load{k}(i: u32) -> C {{ return C(in{k}[{idx}]); }}")
         args.append(f"load{k}(i)")
+    if checked:
+        buffers.append(err_binding(binding))
+    if checked == "op":
+        file = INT64_FILE
     call = f"op({', '.join(args)})"
     if out_bool and R in ("f32", "f16"):
         # nonzero by bit pattern: NaN must become True, and WGSL compilers may assume no NaNs
         store = f"u32((bitcast<u32>(f32({call})) & 0x7fffffffu) != 0u)"
     elif out_bool and R != "u32":
         store = f"u32({call} != R(0))"
+    elif checked == "convert":
+        store = f"f_to_i64(f32({call}))"
     else:
         store = call if out_t == R else f"{out_t}({call})"
     return fill(wgsl_file("elementwise.wgsl"), C=C, R=R, RS=out_t, BUFFERS="\n".join(buffers),
@@ -88,8 +105,11 @@ def elementwise_source(file: str, op: str, C: str, R: str, out_t: str, out_bool:
                 OUT_INDEX="strided(i, 2u)" if strided_out else "u_out_offset() + i", UNIFORMS=EW.wgsl())
 
 
-def reduce_source(file: str, op: str, C: str, R: str, in_t: str, out_t: str, mode: int) -> str:
+def reduce_source(file: str, op: str, C: str, R: str, in_t: str, out_t: str, mode: int, checked: bool = False) -> str:
+    """checked: the op's int64 block of ops_int64.wgsl (a 64-bit state; the error buffer at binding 3)."""
     head, modes = blocks("reduce.wgsl")
+    if checked:
+        file, head = INT64_FILE, head + err_binding(3)
     if mode == 3:
         in_decl, load_fn = "S", ""
     else:

@@ -120,7 +120,8 @@ EW = Layout("elementwise",
             Field("scalar", 6, (3,)),               # operand k as a value (its bits in the compute type)
             Field("param", 9, (3,), "f32"),         # the op's parameters (nan_to_num's values, elu's alpha...)
             Field("shape", 12, (12,)),              # the (coalesced) output shape, outermost first
-            Field("stride", 24, (3, 12)))           # operand k's strides over that shape
+            Field("stride", 24, (3, 12)),           # operand k's strides over that shape
+            Field("err_code", 60))                  # int64 kernels that check their range (ops_int64.wgsl)
 
 # wgsl/reduce.wgsl: out[o] for M outputs folds K elements; the input seen as (kept..., reduced...)
 RED = Layout("reduce",
@@ -129,7 +130,8 @@ RED = Layout("reduce",
              Field("chunk", 6), Field("groups", 7),  # mode 2/3: G partial states per output, chunk of K each
              Field("param", 8, (4,), "f32"),         # the op's scalars (var's correction, norm's p)
              Field("kept_shape", 12, (12,)), Field("kept_stride", 24, (12,)),
-             Field("red_shape", 36, (12,)), Field("red_stride", 48, (12,)))
+             Field("red_shape", 36, (12,)), Field("red_stride", 48, (12,)),
+             Field("err_code", 60))                  # int64 sums and products (ops_int64.wgsl)
 
 # wgsl/batchnorm.wgsl: x seen as (batch, channels, spatial), contiguous; running stats and the
 # affine parameters are vectors read at their offsets

@@ -15,7 +15,7 @@ onSubmittedWorkDone). Eager work is submitted every EAGER_FLUSH dispatches and a
 A region can be captured instead (device/capture.py, device/gpu_replay.py): its dispatches become
 a graph over pinned buffers, replayed later with one JS call.
 
-Kernels that can fail (a bad index) record the failure in an error buffer that comes back with every
+Kernels that can fail (a bad index, an int64 result past int32) record the failure in an error buffer that comes back with every
 read; device/gpu_errors.py turns it into PyTorch's exception, naming the op and the user's line.
 """
 from __future__ import annotations

@@ -104,17 +104,23 @@ def _put(out: Tensor, dim: int, idx: Tensor, idx_strides, src, src_shape, accumu
     else:
         sv = np.full(src_shape, src, dtype=out.dtype.storage_np)
     grids = list(np.meshgrid(*[np.arange(s) for s in src_shape], indexing="ij")) if src_shape else []
+    wide = accumulate and out.dtype.name == "int64"   # int64 accumulates exactly; a sum past int32 raises
+    acc = ov.astype(np.int64) if wide else ov
     if src_shape:
         grids[dim] = iv
         if accumulate:
-            np.add.at(ov, tuple(grids), sv.astype(ov.dtype))
+            np.add.at(acc, tuple(grids), sv.astype(acc.dtype))
         else:
             ov[tuple(grids)] = sv
     else:
         if accumulate:
-            ov.reshape(-1)[iv] += sv
+            acc.reshape(-1)[iv] += sv
         else:
             ov[...] = sv
+    if wide:
+        from ..device.int64_range import check_array
+        check_array(op, acc)
+        ov[...] = acc
     out._bump_version()
 
 

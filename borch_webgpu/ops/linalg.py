@@ -4,8 +4,11 @@ Every product goes through one differentiable core, :func:`_gemm`: ``alpha * a @
 over broadcast batch dims, whose backward is made of the same products. The ops around it are
 shape checks, views and reshapes. On ``webgpu`` the core runs wgsl/matmul.wgsl on the operands'
 own strides (device/gpu_matmul.py: transposed or sliced operands are not copied); on ``cpu`` it
-runs the numpy reference :func:`_np_gemm`. Integer products accumulate in int32 on both devices
-(int64 is held as int32), so they wrap where PyTorch's int64 would not.
+runs the numpy reference :func:`_np_gemm`. int32 products accumulate in int32 and wrap, as
+PyTorch's do. int64 (held as int32) never wraps: the cpu device accumulates in numpy's int64 and
+raises ``OverflowError`` when the result does not fit; on webgpu an int64 product is the checked
+int64 kernels' ``(a[..., :, :, None] * b[..., None, :, :]).sum(-2)``, which raises when a product or
+the result does not fit (device/int64_range.py).
 """
 from __future__ import annotations
 
@@ -53,10 +56,10 @@ EINSUM = _reg("einsum", "gemm", np.einsum, "Einstein summation as diagonals, sum
 
 # ---- the core --------------------------------------------------------------------------------------
 def _np_gemm(a: Tensor, b: Tensor, c: Tensor | None, alpha, beta, dtype) -> np.ndarray:
-    """The cpu device's kernel (and the reference): float32 or int32 accumulation."""
+    """The cpu device's kernel (and the reference): float32, int32 or (int64) int64 accumulation."""
     from ..device.cpu import BACKEND
     av, bv = BACKEND.view(a), BACKEND.view(b)
-    acc = np.float32 if dtype.is_floating_point else np.int32
+    acc = np.float32 if dtype.is_floating_point else dtype.np.type
     av, bv = av.astype(acc, copy=False), bv.astype(acc, copy=False)
     shape = np.broadcast_shapes(av.shape[:-2], bv.shape[:-2]) + (av.shape[-2], bv.shape[-1])
     with np.errstate(all="ignore"):
@@ -74,6 +77,9 @@ def _np_gemm(a: Tensor, b: Tensor, c: Tensor | None, alpha, beta, dtype) -> np.n
             r = r * acc(alpha)
         if c is not None:
             r = r + BACKEND.view(c).astype(acc, copy=False) * acc(beta)
+    if dtype.name == "int64":
+        from ..device.int64_range import check_array
+        check_array("matmul", np.asarray(r))
     return np.ascontiguousarray(np.broadcast_to(r, shape), dtype=dtype.storage_np).reshape(-1)
 
 
@@ -90,6 +96,8 @@ def _gemm(a: Tensor, b: Tensor, c: Tensor | None = None, alpha=1, beta=1, name: 
     ae = a.detach().expand(batch + (M, K))
     be = b.detach().expand(batch + (K, N))
     ce = c.detach().expand(shape) if use_c else None
+    if dev.type == "webgpu" and dt.name == "int64":
+        return _int64_gemm(ae, be, ce, alpha, beta)
     if dev.type == "webgpu":
         from ..device import gpu_matmul
         storage = gpu_matmul.gemm(ae, be, ce, alpha, beta, dt)
@@ -108,6 +116,17 @@ def _gemm(a: Tensor, b: Tensor, c: Tensor | None = None, alpha=1, beta=1, name: 
             return ga, gb, gc
         autograd.record(name, [a, b, c], [out], back, [a, b])
     return out
+
+
+def _int64_gemm(a: Tensor, b: Tensor, c: Tensor | None, alpha, beta) -> Tensor:
+    """int64 on webgpu: products and their sum in the checked int64 kernels (never a wrapped value)."""
+    from .reduce import sum as _sum
+    r = _sum(a.unsqueeze(-1) * b.unsqueeze(-3), -2)
+    if alpha != 1:
+        r = r * alpha
+    if c is not None:
+        r = r + (c * beta if beta != 1 else c)
+    return r
 
 
 # ---- argument checks ---------------------------------------------------------------------------------

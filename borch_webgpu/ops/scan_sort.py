@@ -2,8 +2,9 @@
 cpu device (numpy) and on WebGPU (wgsl/scan.wgsl and wgsl/sort.wgsl through device/gpu_scan_sort.py).
 
 Semantics are PyTorch's (2.13, CPU):
-- cumsum/cumprod: integers and bools accumulate in int64 (held as int32 on WebGPU, so they wrap at
-  32 bits); float32 accumulates in double precision (emulated on WebGPU) and is rounded once.
+- cumsum/cumprod: integers and bools accumulate in int64 (64 bits on both devices: two 32-bit words
+  on WebGPU); an int64 result is held as int32, and one that does not fit raises ``OverflowError``
+  (device/int64_range.py); float32 accumulates in double precision (emulated on WebGPU) and is rounded once.
 - sort orders NaN above +inf (last ascending, first descending) and treats -0.0 and +0.0 as equal.
   Every sort here is stable: ``stable=False`` gives the stable result too. PyTorch allows any order
   of ties then (its CPU kernel keeps index order on short rows only), so with ties and
@@ -149,6 +150,9 @@ def _scan(op: OpDef, x: Tensor, d: int, C, R, reverse: bool = False) -> Tensor:
         a = x._backend().view(x)
         with np.errstate(all="ignore"):
             r = op.ref(a, d, reverse) if reverse else op.ref(a, d)
+        if R.name == "int64":
+            from ..device.int64_range import check_array
+            check_array(op.name, r)
         return _from_np(r, x._shape, R, x.device)
     from ..device import gpu_scan_sort
     _no_half_on_gpu(op.name, x)

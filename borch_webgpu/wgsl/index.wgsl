@@ -8,6 +8,7 @@
 //
 // Uniform words: 0 n, 1 rank, 2 dim, 3 x/out offset, 4 idx offset, 5 size along dim, 6 src offset,
 // 7 error code, 8 scalar value bits, 9 negative indices count from the end (1) or are errors (0),
+// 10 add_i32 into int64: the error code of a sum past int32 (0: int32, which wraps),
 // 12..23 shape (of out for take, of src for put),
 // 24..35 x/out strides, 36..47 idx strides, 48..59 src strides.
 @group(0) @binding(0) var<uniform> P: array<vec4<u32>, 16>;
@@ -130,5 +131,16 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   let r = offsets(i);
   let v = checked(idx[r.i]);
   if (v < 0) { return; }
-  atomicAdd(&out[r.o + u32(v) * pu(24u + pu(2u))], i32(value(r)));
+  let add = i32(value(r));
+  let old = atomicAdd(&out[r.o + u32(v) * pu(24u + pu(2u))], add);
+  // int64 held as int32 (word 10: the overflow's error code, 0 for int32, which wraps): a sum that
+  // leaves int32's range is reported (under concurrent adds, the first step that leaves it)
+  let sum = old + add;
+  if (pu(10u) != 0u && (old < 0) == (add < 0) && (sum < 0) != (old < 0)) {
+    let first = atomicCompareExchangeWeak(&err[0], 0u, pu(10u));
+    if (first.exchanged) {
+      atomicStore(&err[1], bitcast<u32>(old));
+      atomicStore(&err[2], bitcast<u32>(add));
+    }
+  }
 }

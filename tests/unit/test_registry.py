@@ -48,12 +48,22 @@ def test_every_wgsl_block_belongs_to_an_op():
     used = {op.wgsl for op in REGISTRY.values() if op.wgsl}
     used |= {(op.wgsl[0], op.extra["int_block"]) for op in REGISTRY.values() if "int_block" in op.extra}
     used |= {(op.wgsl[0], b) for op in REGISTRY.values() for b in op.extra.get("refs", {})}
+    # ops_int64.wgsl holds the range-checked int64 variants of other files' blocks
+    from borch_webgpu.device.gpu_backend import INT64_REDUCE
+    from borch_webgpu.device.int64_range import CHECKED_EW, CHECKED_SCAN
+    mirrors = CHECKED_EW | {("ops_reduce.wgsl", b) for b in INT64_REDUCE} | {("scan.wgsl", b) for b in CHECKED_SCAN}
+    assert mirrors <= used, f"checked int64 variants of blocks no op uses: {sorted(mirrors - used)}"
+    used |= {("ops_int64.wgsl", b) for _, b in mirrors}
     root = resources.files("borch_webgpu").joinpath("wgsl")
+    int64_blocks = set()
     for f in root.iterdir():
         if not f.name.startswith("ops_"):
             continue
         for block in re.findall(r"^//@op (\S+)", f.read_text(), re.M):
             assert (f.name, block) in used, f"wgsl/{f.name} block {block} has no op in the registry"
+            if f.name == "ops_int64.wgsl":
+                int64_blocks.add(block)
+    assert int64_blocks == {b for _, b in mirrors}, "every checked int64 op needs its block in ops_int64.wgsl"
 
 
 def test_every_op_declares_a_tolerance():

@@ -1,0 +1,153 @@
+"""int64 held in 32 bits: the checks that keep it from ever giving a wrong number.
+
+Both devices hold an ``int64`` tensor as int32 (a WebGPU buffer holds 32-bit words). Values that
+enter a tensor past int32's range raise ``OverflowError``; so does an op whose exact result (the
+int64 value PyTorch would return) does not fit: ``torch.tensor([2**31 - 1]) + 1`` raises where
+PyTorch returns 2147483648. Results that fit are exact, also when partial sums or products on the
+way did not fit (reductions and scans accumulate in 64 bits: numpy's int64 on ``cpu``, two 32-bit
+words in WGSL on ``webgpu``, both wrapping at 2**64 as PyTorch's int64 does).
+
+``int32`` tensors keep PyTorch's wrap-around. The ``cpu`` device raises at the op; the WGSL
+kernels record the first overflow in the error buffer (device/gpu_errors.py) and it is raised at
+the next read, the end of the enclosing ``torch.scope()``, or at the op with launch blocking.
+
+Where the devices differ (never by a wrong number): on WebGPU an int64 matmul is the checked
+``mul`` then ``sum`` (ops/linalg.py), so a product past int32 raises even when the total
+would fit, where ``cpu`` returns it; and an accumulating put (``index_add``, ``scatter_add``,
+``index_put_(accumulate=True)``) checks each atomic add, so with repeated indices a running sum that
+leaves int32 and comes back raises there. Float ops never bind the error buffer; an int64 op that
+checks counts as a dispatch that can fail, so a ``torch.scope()`` holding one (and no read) waits
+for the GPU at its end, as for the index kernels.
+
+The messages are module-level functions ``(a, b) -> str`` of the two words a kernel records
+(the runtime's error-site contract): the operands of an elementwise op, or the low and high
+words of a reduction's 64-bit result.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["INT32_MIN", "INT32_MAX", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "OP_NAMES", "result_message", "accumulate_message", "check_result",
+           "check_array", "signed32", "wrap64"]
+
+INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+_TAIL = ("does not fit in int32: int64 tensors are held as int32 here (range [-2147483648, 2147483647]) and "
+         "PyTorch's int64 result cannot be returned; compute in float32, or keep the values smaller")
+
+
+def signed32(w: int) -> int:
+    w &= 0xFFFFFFFF
+    return w - (1 << 32) if w >= 1 << 31 else w
+
+
+def wrap64(v: int) -> int:
+    """v as PyTorch's int64 holds it (two's complement, modulo 2**64)."""
+    v &= (1 << 64) - 1
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+def _ipow(a: int, b: int) -> int:
+    if b < 0:
+        return 1 if a == 1 else ((-1 if b % 2 else 1) if a == -1 else 0)
+    return wrap64(pow(a, b, 1 << 64))
+
+
+def _binary(name: str, sym: str, fn):
+    def message(a: int, b: int) -> str:
+        a, b = signed32(a), signed32(b)
+        left = f"({a})" if a < 0 and sym == "**" else a
+        return f"{name}: the int64 result of {left} {sym} {b} = {fn(a, b)} {_TAIL}"
+    message.__name__ = f"overflow_{name}"
+    return message
+
+
+def _unary(name: str, form: str, fn):
+    def message(a: int, b: int = 0) -> str:
+        a = signed32(a)
+        return f"{name}: the int64 result of {form.format(a)} = {fn(a)} {_TAIL}"
+    message.__name__ = f"overflow_{name}"
+    return message
+
+
+def result_message(name: str):
+    """The message of a reduction or scan whose 64-bit result (low word a, high word b) does not fit."""
+    def message(a: int, b: int) -> str:
+        return f"{name}: the int64 result {wrap64((b & 0xFFFFFFFF) << 32 | (a & 0xFFFFFFFF))} {_TAIL}"
+    message.__name__ = f"overflow_{name}"
+    return message
+
+
+def _convert(a: int, b: int) -> str:
+    return (f"to(torch.int64): the float value {np.uint32(a & 0xFFFFFFFF).view(np.float32)} converted to int64 "
+            f"{_TAIL}")
+
+
+# the message of each checked WGSL block (both devices use them: the same op, the same words)
+MESSAGES = {
+    "add": _binary("add", "+", lambda a, b: a + b),
+    "sub": _binary("sub", "-", lambda a, b: a - b),
+    "mul": _binary("mul", "*", lambda a, b: a * b),
+    "pow_i": _binary("pow", "**", _ipow),
+    "ipow_scalar": _binary("pow", "**", _ipow),
+    "add_scaled": lambda a, b: f"add: the int64 result of {signed32(a)} + alpha * {signed32(b)} {_TAIL}",
+    "neg": _unary("neg", "-({})", lambda a: -a),
+    "abs": _unary("abs", "abs({})", abs),
+    "square": _unary("square", "({})**2", lambda a: a * a),
+    "div_trunc_i": _binary("div", "//", lambda a, b: -a),   # only INT_MIN / -1 overflows
+    "div_floor_i": _binary("floor_divide", "//", lambda a, b: -a),
+    "convert": _convert,
+    "sum": result_message("sum"),
+    "prod": result_message("prod"),
+    "cumsum": result_message("cumsum"),
+    "cumprod": result_message("cumprod"),
+    "matmul": result_message("matmul"),
+}
+
+CHECKED_EW = {("ops_binary.wgsl", b) for b in ("add", "sub", "mul", "pow_i", "add_scaled", "div_trunc_i",
+                                               "div_floor_i")} | \
+    {("ops_unary.wgsl", b) for b in ("neg", "abs", "square", "ipow_scalar")}
+CHECKED_SCAN = {"sum_i": "cumsum", "prod_i": "cumprod"}
+# the op a checked block's error names (PyTorch's name: add with alpha is add, an integer power is pow)
+OP_NAMES = {"pow_i": "pow", "ipow_scalar": "pow", "add_scaled": "add", "div_trunc_i": "div",
+            "div_floor_i": "floor_divide", "convert": "to"}
+
+
+_ACCUMULATE: dict = {}
+
+
+def accumulate_message(op: str):
+    """The message of an accumulating put (index_add, scatter_add, index_put_ with accumulate) whose sum
+    at one position leaves int32 (the kernel records the sum so far and the value added); one function
+    per op, so that error sites are interned."""
+    fn = _ACCUMULATE.get(op)
+    if fn is None:
+        fn = _ACCUMULATE[op] = _binary(op, "+", lambda a, b: a + b)
+    return fn
+
+
+def check_array(name: str, values: np.ndarray, operands=(), block: str | None = None) -> None:
+    """Raise OverflowError when an int64 result (a numpy integer array, exact) leaves int32's range;
+    operands (arrays broadcast to values' shape, or scalars) name the first bad element's inputs, in
+    the WGSL kernel's words when the op's block has a message."""
+    if values.size == 0:
+        return
+    lo, hi = values.min(), values.max()
+    if lo >= INT32_MIN and hi <= INT32_MAX:
+        return
+    flat = np.flatnonzero((values < INT32_MIN) | (values > INT32_MAX))[0]
+    at = np.unravel_index(flat, values.shape)
+    v = int(values[at])
+    if operands and block in MESSAGES:
+        ab = [int(np.asarray(x)[at] if np.ndim(x) else x) for x in operands[:2]]
+        raise OverflowError(MESSAGES[block](*ab, *([0] * (2 - len(ab)))))
+    if operands:
+        vals = ", ".join(str(int(np.asarray(x)[at] if np.ndim(x) else x)) for x in operands)
+        raise OverflowError(f"{name}: the int64 result {v} (element {tuple(int(i) for i in at)}) of the operands "
+                            f"({vals}) {_TAIL}")
+    raise OverflowError(f"{name}: the int64 result {v} {_TAIL}")
+
+
+def check_result(name: str, value: int) -> int:
+    if not INT32_MIN <= value <= INT32_MAX:
+        raise OverflowError(f"{name}: the int64 result {value} {_TAIL}")
+    return value
