@@ -135,6 +135,21 @@ def _shape_check(query, key, value, key_padding_mask, attn_mask, num_heads) -> b
                          "tensor")
 
 
+def _in_projection_packed(q: Tensor, k: Tensor, v: Tensor, w: Tensor, b: Tensor | None):
+    """q, k and v through the packed (3E, E) in-projection as PyTorch does it: one GEMM for self-attention,
+    two when key is value (so a bad key shape fails in the same GEMM, with PyTorch's message), else three."""
+    e = q.shape[-1]
+    if k is v:
+        if q is k:
+            return linear(q, w, b).chunk(3, dim=-1)
+        w_q, w_kv = w.split([e, 2 * e])
+        b_q, b_kv = b.split([e, 2 * e]) if b is not None else (None, None)
+        return (linear(q, w_q, b_q), *linear(k, w_kv, b_kv).chunk(2, dim=-1))
+    w_q, w_k, w_v = w.chunk(3)
+    b_q, b_k, b_v = b.chunk(3) if b is not None else (None, None, None)
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
 def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num_heads: int, in_proj_weight,
                                  in_proj_bias, bias_k, bias_v, add_zero_attn: bool, dropout_p: float,
                                  out_proj_weight, out_proj_bias, training: bool = True, key_padding_mask=None,
@@ -183,9 +198,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
     else:
         if tuple(key.shape) != tuple(value.shape):
             raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
-        w_q, w_k, w_v = in_proj_weight.chunk(3)
-        b_q, b_k, b_v = in_proj_bias.chunk(3) if in_proj_bias is not None else (None, None, None)
-        q, k, v = linear(query, w_q, b_q), linear(key, w_k, b_k), linear(value, w_v, b_v)
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
     if attn_mask is not None:
         if attn_mask.dim() == 2:
             if tuple(attn_mask.shape) != (tgt_len, src_len):
@@ -217,9 +230,10 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
             key_padding_mask = pad(key_padding_mask, (0, 1))
     src_len = k.shape[1]
     if key_padding_mask is not None:
-        if tuple(key_padding_mask.shape) != (bsz, src_len):
-            raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but got "
-                                 f"{key_padding_mask.shape}")
+        for d, want in enumerate((bsz, src_len)):
+            if key_padding_mask.shape[d] != want:
+                raise AssertionError(f"Expected key_padded_mask.shape[{d}] to be {want}, but got "
+                                     f"{key_padding_mask.shape[d]}")
         kpm = key_padding_mask.reshape(bsz, 1, 1, src_len).expand(bsz, num_heads, 1, src_len).reshape(
             bsz * num_heads, 1, src_len)
         attn_mask = kpm if attn_mask is None else attn_mask + kpm

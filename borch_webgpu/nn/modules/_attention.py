@@ -94,8 +94,13 @@ class MultiheadAttention(Module):
         key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", _none_or_dtype(attn_mask),
                                            "attn_mask", query.dtype)
         attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
-        if self.batch_first and is_batched:
-            query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+        if self.batch_first and is_batched:  # keeping "query is key is value" for the packed in-projection
+            if key is value:
+                query, key = (x.transpose(1, 0) for x in (query, key)) if query is not key else (
+                    query.transpose(1, 0),) * 2
+                value = key
+            else:
+                query, key, value = (x.transpose(1, 0) for x in (query, key, value))
         separate = not self._qkv_same_embed_dim
         out, weights = F.multi_head_attention_forward(
             query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias, self.bias_k,
