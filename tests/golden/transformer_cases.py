@@ -109,7 +109,9 @@ NUMERIC: list[tuple] = [
 ON_WEBGPU = ["EncoderLayer float masks", "EncoderLayer unbatched", "Encoder is_causal and key padding",
              "Encoder eval no_grad padding is zeroed (nested tensors)", "DecoderLayer post-norm masks",
              "Transformer batch_first norm_first every mask", "Transformer dropout 1.0 training",
-             "MultiheadAttention is_causal need_weights=False", "sdpa dropout_p 1.0"]
+             "Decoder 2 layers norm detects the causal mask", "EncoderLayer bool src_mask and key_padding_mask",
+             "MultiheadAttention is_causal need_weights=False", "sdpa dropout_p 1.0",
+             "sdpa bool mask causal scale gqa"]
 
 X = "torch.ones(5, 2, 8)"
 ERRORS: list[tuple] = [
