@@ -153,6 +153,22 @@ def check_meta(kind: str, entry: list) -> str | None:
     return None if got == want else f"got {got!r}, PyTorch {want!r}"
 
 
+KINDS = ("errors", "warnings", "reprs", "structure", "attributes")
+
+
+def other_entries(gold: dict) -> list[tuple[str, list]]:
+    """(kind, entry) for every error, warning, repr, structure and attribute entry of a golden file."""
+    return [(kind, entry) for kind in KINDS for entry in gold[kind]]
+
+
+def check_other(kind: str, entry: list) -> str | None:
+    if kind == "errors":
+        return check_error(entry)
+    if kind == "warnings":
+        return check_warning(entry)
+    return check_meta(kind, entry)
+
+
 def replay(label: str, gold: dict, numeric: list, argv=None, tol: tuple[float, float] = (RTOL, ATOL)) -> int:
     """Replay every numeric case of ``gold`` named in argv (all when none), then its errors, warnings, reprs,
     names and attributes; print the mismatches and ``{label}: N passed, N failed``."""
@@ -179,13 +195,8 @@ def replay(label: str, gold: dict, numeric: list, argv=None, tol: tuple[float, f
                 report(case["id"], check_numeric(case, specs[case["id"]], device, tol))
             except Exception as e:  # noqa: BLE001 - one broken case must not hide the others
                 report(case["id"], f"raised {type(e).__name__}: {e}")
-    for e in gold["errors"]:
-        report(f"error {e[0]}", check_error(e))
-    for w in gold["warnings"]:
-        report(f"warning {w[0]}", check_warning(w))
-    for kind in ("reprs", "structure", "attributes"):
-        for entry in gold[kind]:
-            report(f"{kind} {entry[0]}", check_meta(kind, entry))
+    for kind, entry in other_entries(gold):
+        report(f"{kind} {entry[0]}", check_other(kind, entry))
     print(f"{label}: {passed} passed, {failed} failed [device {device}]")
     return 1 if failed else 0
 

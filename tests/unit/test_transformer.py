@@ -25,7 +25,7 @@ from borch_webgpu.nn import functional as F  # noqa: E402
 
 GOLD = replay_transformer.load()
 SPECS = {c[0]: c for c in transformer_cases.NUMERIC}
-META = [(k, e) for k in ("reprs", "structure", "attributes") for e in GOLD[k]]
+OTHER = replay_rnn.other_entries(GOLD)
 
 
 def test_transformer_json_is_up_to_date_with_the_cases():
@@ -46,21 +46,9 @@ def test_matches_pytorch_outputs_and_gradients(case):
     assert not errs, "\n".join(errs)
 
 
-@pytest.mark.parametrize("entry", GOLD["errors"], ids=[e[0] for e in GOLD["errors"]])
-def test_bad_input_raises_pytorchs_exception(entry):
-    err = replay_rnn.check_error(entry)
-    assert err is None, err
-
-
-@pytest.mark.parametrize("entry", GOLD["warnings"], ids=[w[0] for w in GOLD["warnings"]])
-def test_warnings_match_pytorch(entry):
-    err = replay_rnn.check_warning(entry)
-    assert err is None, err
-
-
-@pytest.mark.parametrize("kind,entry", META, ids=[f"{k} {e[0]}" for k, e in META])
-def test_repr_names_and_attributes_match_pytorch(kind, entry):
-    err = replay_rnn.check_meta(kind, entry)
+@pytest.mark.parametrize("kind,entry", OTHER, ids=[f"{k} {e[0]}" for k, e in OTHER])
+def test_errors_warnings_reprs_names_and_attributes_match_pytorch(kind, entry):
+    err = replay_rnn.check_other(kind, entry)
     assert err is None, err
 
 
