@@ -43,15 +43,19 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         torch.Size([1, 2, 3, 4])
     """
     from .creation import ones
+    if min(query.dim(), key.dim(), value.dim()) < 2:
+        raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: "
+                           f"{query.dim()} key.dim: {key.dim()} and value.dim: {value.dim()} instead.")
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
-    if dropout_p < 0.0 or dropout_p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
-    if attn_mask is not None and attn_mask.dtype is not _dtype.bool_ and not attn_mask.dtype.is_floating_point:
-        names = {"float32": "float", "float16": "c10::Half", "int64": "long int", "int32": "int"}
+    if dropout_p > 1.0:  # PyTorch's dropout check; a negative p means no dropout there, as here
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
+    if attn_mask is not None and attn_mask.dtype is not _dtype.bool_ and attn_mask.dtype is not query.dtype:
+        names = {"float32": "float", "float16": "c10::Half", "float64": "double", "int64": "long int", "int32": "int",
+                 "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}
         raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query dtype, but got "
-                           f"attn_mask.dtype: {names[attn_mask.dtype.name]} and  query.dtype: "
-                           f"{names[query.dtype.name]} instead.")
+                           f"attn_mask.dtype: {names.get(attn_mask.dtype.name, attn_mask.dtype.name)} and  "
+                           f"query.dtype: {names.get(query.dtype.name, query.dtype.name)} instead.")
     L, S = query.shape[-2], key.shape[-2]
     if enable_gqa and query.dim() >= 3 and key.shape[-3] != query.shape[-3]:
         hq, hk = query.shape[-3], key.shape[-3]
@@ -65,6 +69,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         keep = ones((L, S), dtype=_dtype.bool_, device=query.device).tril()
         scores = scores.masked_fill(~keep, float("-inf"))
     if attn_mask is not None:
+        _check_mask_fits(tuple(scores.shape), tuple(attn_mask.shape))
         if attn_mask.dtype is _dtype.bool_:
             scores = scores.masked_fill(~attn_mask, float("-inf"))
         else:
@@ -73,6 +78,20 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     if dropout_p > 0.0:
         attn = dropout(attn, dropout_p, training=True)
     return attn @ value
+
+
+def _check_mask_fits(scores: tuple, mask: tuple) -> None:
+    """PyTorch adds the mask to the scores in place: it must broadcast to them, not grow them."""
+    nd = max(len(scores), len(mask))
+    out = [1] * (nd - len(scores)) + list(scores)
+    m = [1] * (nd - len(mask)) + list(mask)
+    for i in reversed(range(nd)):
+        if m[i] != 1 and out[i] != 1 and m[i] != out[i]:
+            raise RuntimeError(f"The size of tensor a ({out[i]}) must match the size of tensor b ({m[i]}) at "
+                               f"non-singleton dimension {i}")
+    if nd > len(scores) or any(o == 1 and k != 1 for o, k in zip(out, m)):
+        grown = [max(o, k) for o, k in zip(out, m)]
+        raise RuntimeError(f"output with shape {list(scores)} doesn't match the broadcast shape {grown}")
 
 
 def _repeat_heads(x: Tensor, n: int) -> Tensor:

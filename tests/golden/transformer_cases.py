@@ -151,6 +151,17 @@ ERRORS: list[tuple] = [
     ("sdpa int mask",
      "F.scaled_dot_product_attention(torch.ones(1, 3, 4), torch.ones(1, 3, 4), torch.ones(1, 3, 4), "
      "attn_mask=torch.ones(3, 3, dtype=torch.int64))"),
+    ("sdpa dropout_p above 1", "F.scaled_dot_product_attention(torch.ones(1, 3, 4), torch.ones(1, 3, 4), "
+                               "torch.ones(1, 3, 4), dropout_p=1.5)"),
+    ("sdpa 1-D inputs", "F.scaled_dot_product_attention(torch.ones(4), torch.ones(4), torch.ones(4))"),
+    ("sdpa mask grows the output", "F.scaled_dot_product_attention(torch.ones(1, 3, 4), torch.ones(1, 3, 4), "
+                                   "torch.ones(1, 3, 4), attn_mask=torch.ones(2, 1, 3, 3, dtype=torch.bool))"),
+    ("sdpa mask does not broadcast", "F.scaled_dot_product_attention(torch.ones(1, 3, 4), torch.ones(1, 3, 4), "
+                                     "torch.ones(1, 3, 4), attn_mask=torch.ones(4, 4))"),
+    ("sdpa float16 mask for float32 query",
+     "F.scaled_dot_product_attention(torch.ones(1, 3, 4), torch.ones(1, 3, 4), torch.ones(1, 3, 4), "
+     "attn_mask=torch.ones(3, 3, dtype=torch.float16))"),
+    ("sdpa batch dims", "F.scaled_dot_product_attention(torch.ones(2, 3, 4), torch.ones(3, 3, 4), torch.ones(3, 3, 4))"),
     ("sdpa gqa heads", "F.scaled_dot_product_attention(torch.ones(1, 3, 2, 4), torch.ones(1, 2, 2, 4), "
                        "torch.ones(1, 2, 2, 4), enable_gqa=True)", "type"),
 ]
