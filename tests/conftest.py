@@ -95,12 +95,15 @@ def replay_on_webgpu(browser, summary_line):
     from borch_webgpu.run import mount_list
 
     golden = Path(__file__).resolve().parent / "golden"
+    mounted: list[bool] = []
 
     def run(script: str, prefix: str, args=()) -> None:
         cwd = os.getcwd()
         os.chdir(golden.parents[1])
         try:
-            browser.sess.mount(mount_list(["tests/golden"]))
+            if not mounted:   # tests/golden is 14 MB: copied into the page once per session
+                browser.sess.mount(mount_list(["tests/golden"]))
+                mounted.append(True)
             code, out, err = browser.run_file(golden / script, ["--device", "webgpu", *args], timeout_s=1800)
         finally:
             os.chdir(cwd)
