@@ -91,6 +91,15 @@ NUMERIC: list[tuple] = [
      {"src": [5, 2, 8], "tgt": [3, 2, 8]}, "out = m(src, tgt)", {"grad": ["src", "tgt"]}),
     ("Transformer dropout 1.0 training", "nn.Transformer(8, 2, 1, 1, 16, 1.0)", {"src": [5, 2, 8], "tgt": [3, 2, 8]},
      "out = m(src, tgt)", {"grad": ["src", "tgt"]}),
+    ("Transformer masks as the translation tutorial makes them", "nn.Transformer(8, 2, 1, 1, 16, 0.0)",
+     {"src": [5, 2, 8], "tgt": [4, 2, 8]},
+     "mask = (torch.triu(torch.ones((4, 4))) == 1).transpose(0, 1)\n"
+     "tgt_mask = mask.float().masked_fill(mask == 0, float('-inf')).masked_fill(mask == 1, float(0.0))\n"
+     "src_mask = torch.zeros((5, 5)).type(torch.bool)\n"
+     "src_pad = torch.tensor([[False, False], [False, False], [False, False], [False, True], [False, True]])\n"
+     "tgt_pad = torch.tensor([[False, False], [False, False], [False, True], [False, True]])\n"
+     "out = m(src, tgt, src_mask, tgt_mask, None, src_pad.transpose(0, 1), tgt_pad.transpose(0, 1), "
+     "src_pad.transpose(0, 1))", {"grad": ["src", "tgt"]}),
     ("generate_square_subsequent_mask", None, {}, f"out = ({CAUSAL}(4), {CAUSAL}(1), {CAUSAL}(0))", {}),
     # ---- MultiheadAttention is_causal, scaled_dot_product_attention dropout ----------------------------------
     ("MultiheadAttention is_causal need_weights=False", "nn.MultiheadAttention(8, 2)", {"x": [4, 2, 8]},
@@ -188,6 +197,12 @@ WARNINGS: list[tuple] = [
     ("Encoder mismatched mask types",
      f"nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 1, enable_nested_tensor=False)({X}, "
      "mask=torch.zeros(5, 5, dtype=torch.bool), src_key_padding_mask=torch.zeros(2, 5))"),
+    ("Transformer masks as the translation tutorial makes them",
+     "mask = (torch.triu(torch.ones((4, 4))) == 1).transpose(0, 1)\n"
+     "tgt_mask = mask.float().masked_fill(mask == 0, float('-inf')).masked_fill(mask == 1, float(0.0))\n"
+     "m = nn.Transformer(8, 2, 1, 1, 16, 0.0)\n"
+     "m(torch.ones(5, 2, 8), torch.ones(4, 2, 8), torch.zeros((5, 5)).type(torch.bool), tgt_mask, None, "
+     "torch.zeros(2, 5, dtype=torch.bool), torch.zeros(2, 4, dtype=torch.bool), torch.zeros(2, 5, dtype=torch.bool))"),
     ("DecoderLayer mismatched mask types",
      f"nn.TransformerDecoderLayer(8, 2, 16)(torch.ones(3, 2, 8), {X}, tgt_mask=torch.zeros(3, 3), "
      "tgt_key_padding_mask=torch.zeros(2, 3, dtype=torch.bool))"),
