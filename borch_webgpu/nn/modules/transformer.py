@@ -166,7 +166,8 @@ class TransformerEncoder(Module):
 
     As in PyTorch, in eval mode with gradients off, a batch_first stack given a left-aligned
     ``src_key_padding_mask`` (and no ``mask``) returns zeros at the padded positions (before ``norm``): PyTorch
-    runs it on nested tensors there (``enable_nested_tensor``), which drop the padding.
+    runs it on nested tensors there (``enable_nested_tensor``), which drop the padding (a float mask pads where
+    it is nonzero; with ``mask_check=False`` each sequence is taken as its first ``len`` steps, aligned or not).
 
     Example::
 
@@ -201,6 +202,9 @@ class TransformerEncoder(Module):
         padded = self._nested_padding(src, mask, src_key_padding_mask, first)
         is_causal = _detect_is_causal_mask(mask, is_causal, _get_seq_len(src, first.self_attn.batch_first))
         out = src
+        if padded is not None:   # each sequence is its first `length` steps: the rest is neither key nor output
+            src_key_padding_mask = full(tuple(padded.shape), 0.0, dtype=src.dtype, device=src.device).masked_fill(
+                padded, float("-inf"))
         for mod in self.layers:
             out = mod(out, src_mask=mask, is_causal=is_causal, src_key_padding_mask=src_key_padding_mask)
         if padded is not None:
@@ -223,7 +227,11 @@ class TransformerEncoder(Module):
         keep = key_padding_mask == 0                  # PyTorch: the float mask's logical_not
         if getattr(self, "mask_check", True) and keep.shape[-1] > 1 and bool((keep[:, 1:] > keep[:, :-1]).any()):
             return None                               # not left aligned: PyTorch keeps the padded tensor
-        return ~keep
+        # nested tensors keep the first sum(keep) steps of each sequence (all of keep when it is left aligned;
+        # with mask_check=False PyTorch assumes that it is)
+        from ...ops.creation import arange
+        lengths = keep.to(_dtype.int64).sum(-1, keepdim=True)
+        return arange(keep.shape[-1], device=keep.device).unsqueeze(0) >= lengths
 
 
 class TransformerDecoder(Module):
