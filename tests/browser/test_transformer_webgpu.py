@@ -7,11 +7,10 @@ reads a value back to the host (``tgt_is_causal=True`` is given: with None the d
 check that it is causal, as PyTorch does)."""
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
-import pytest
+from _captured_step import check_captured_step
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -29,11 +28,7 @@ def test_return_types_on_webgpu(replay_on_webgpu):
     replay_on_webgpu("replay_return_types.py", "return_types:")
 
 
-CAPTURED_STEP = r"""
-import json
-import borch_webgpu as torch
-from borch_webgpu import nn
-
+BUILD_STEP = """
 def build():
     torch.manual_seed(0)
     model = nn.Transformer(8, 2, 1, 1, 16, dropout=0.0, batch_first=True).cuda()
@@ -52,34 +47,8 @@ def build():
         opt.step()
         return loss
     return opt, step
-
-opt, step = build()
-eager = []
-for _ in range(3):
-    opt.zero_grad(set_to_none=True)
-    eager.append(step().item())
-
-opt, step = build()
-opt.zero_grad(set_to_none=True)
-step()                                             # a warm-up step, as in PyTorch's CUDA graph recipe
-opt.zero_grad(set_to_none=True)
-g = torch.cuda.CUDAGraph()
-with torch.cuda.graph(g):                          # fullgraph: raises at any read back to the host
-    static_loss = step()
-replayed = []
-for _ in range(2):
-    g.replay()
-    replayed.append(static_loss.item())
-print(json.dumps({"eager": eager, "replayed": replayed, "dispatches": g._graph.n_dispatches}))
 """
 
 
 def test_transformer_training_step_captures_without_host_reads(browser, summary_line):
-    code, out, err = browser.run(CAPTURED_STEP)
-    assert code == 0, (out + err)[-4000:]
-    r = json.loads(out.strip().splitlines()[-1])
-    eager, replayed = r["eager"], r["replayed"]
-    summary_line(f"webgpu Transformer training step as one CUDA graph of {r['dispatches']} dispatches")
-    # the replays are steps 2 and 3 of the same training run done eagerly
-    assert replayed == pytest.approx(eager[1:], rel=1e-5, abs=1e-6), r
-    assert eager[0] > eager[-1], r
+    check_captured_step(browser, summary_line, BUILD_STEP, "Transformer", steps=3)
