@@ -112,6 +112,14 @@ NUMERIC: list[tuple] = [
      f"out = m(x, x, x, attn_mask={CAUSAL}(4), is_causal=True, need_weights=False)", {"grad": ["x"]}),
     ("MultiheadAttention is_causal with weights", "nn.MultiheadAttention(8, 2, batch_first=True)", {"x": [2, 4, 8]},
      f"out = m(x, x, x, attn_mask={CAUSAL}(4), is_causal=True)", {"grad": ["x"]}),
+    # PyTorch's fused inference kernels (eval, no grad, batch_first, even heads) take no is_causal and ignore it
+    ("EncoderLayer fused inference ignores is_causal", ENC + ", batch_first=True)", {"x": [2, 4, 8]},
+     "with torch.no_grad():\n    out = m(x, is_causal=True)", {"train": False}),
+    ("DecoderLayer fused inference ignores tgt_is_causal", DEC + ", batch_first=True)",
+     {"x": [2, 4, 8], "mem": [2, 3, 8]}, "with torch.no_grad():\n    out = m(x, mem, tgt_is_causal=True)",
+     {"train": False}),
+    ("MultiheadAttention fused inference ignores is_causal", "nn.MultiheadAttention(8, 2, batch_first=True)",
+     {"x": [2, 4, 8]}, "with torch.no_grad():\n    out = m(x, x, x, is_causal=True)", {"train": False}),
     ("sdpa dropout_p 1.0", None, {"q": [2, 3, 4], "k": [2, 5, 4], "v": [2, 5, 4]},
      "out = F.scaled_dot_product_attention(q, k, v, dropout_p=1.0)", {"grad": ["q", "k", "v"]}),
     ("sdpa bool mask causal scale gqa", None, {"q": [1, 4, 3, 8], "k": [1, 2, 3, 8], "v": [1, 2, 3, 8]},
@@ -141,6 +149,12 @@ ERRORS: list[tuple] = [
     ("EncoderLayer is_causal without a mask", f"nn.TransformerEncoderLayer(8, 2, 16)({X}, is_causal=True)"),
     ("Encoder is_causal without a mask",
      f"nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 1)({X}, is_causal=True)"),
+    ("EncoderLayer is_causal without a mask, odd heads in inference",
+     "m = nn.TransformerEncoderLayer(9, 3, 16, batch_first=True).eval()\nwith torch.no_grad():\n"
+     "    m(torch.ones(2, 4, 9), is_causal=True)"),
+    ("MultiheadAttention is_causal without a mask, not self-attention in inference",
+     "m = nn.MultiheadAttention(8, 2, batch_first=True).eval()\nwith torch.no_grad():\n"
+     "    m(torch.ones(2, 4, 8), torch.ones(2, 3, 8), torch.ones(2, 3, 8), is_causal=True)"),
     ("DecoderLayer tgt_is_causal without a mask",
      f"nn.TransformerDecoderLayer(8, 2, 16)(torch.ones(3, 2, 8), {X}, tgt_is_causal=True)"),
     ("EncoderLayer src_mask shape", f"nn.TransformerEncoderLayer(8, 2, 16)({X}, src_mask=torch.zeros(4, 4))"),

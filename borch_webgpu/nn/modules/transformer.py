@@ -302,6 +302,8 @@ class TransformerEncoderLayer(Module):
         src_key_padding_mask = _canonical_mask(src_key_padding_mask, "src_key_padding_mask",
                                                _none_or_dtype(src_mask), "src_mask", src.dtype)
         src_mask = _canonical_mask(src_mask, "src_mask", None, "", src.dtype, check_other=False)
+        if is_causal and src_mask is None and self._fast_path(src):
+            is_causal = False   # PyTorch's fused inference kernel takes no is_causal: it attends to every position
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
@@ -310,6 +312,18 @@ class TransformerEncoderLayer(Module):
             x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
             x = self.norm2(x + self._ff_block(x))
         return x
+
+    def _fast_path(self, src: Tensor) -> bool:
+        """Whether PyTorch would run its fused inference kernel (``_transformer_encoder_layer_fwd``) here."""
+        attn = self.self_attn
+        if (src.dim() != 3 or self.training or not attn.batch_first or attn.in_proj_bias is None
+                or not attn._qkv_same_embed_dim or not self.activation_relu_or_gelu or self.norm1.eps != self.norm2.eps
+                or attn.num_heads % 2 or any(m._forward_hooks or m._forward_pre_hooks for m in self.modules())):
+            return False
+        args = (src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight, attn.out_proj.bias,
+                self.norm1.weight, self.norm1.bias, self.norm2.weight, self.norm2.bias, self.linear1.weight,
+                self.linear1.bias, self.linear2.weight, self.linear2.bias)
+        return not (is_grad_enabled() and any(t is not None and t.requires_grad for t in args))
 
     def _sa_block(self, x: Tensor, attn_mask, key_padding_mask, is_causal: bool = False) -> Tensor:
         x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
