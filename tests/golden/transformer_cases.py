@@ -134,7 +134,7 @@ ON_WEBGPU = ["EncoderLayer float masks", "EncoderLayer unbatched", "Encoder is_c
              "Transformer batch_first norm_first every mask", "Transformer dropout 1.0 training",
              "Decoder 2 layers norm detects the causal mask", "EncoderLayer bool src_mask and key_padding_mask",
              "MultiheadAttention is_causal need_weights=False", "sdpa dropout_p 1.0",
-             "sdpa bool mask causal scale gqa"]
+             "sdpa bool mask causal scale gqa", "DecoderLayer fused inference ignores tgt_is_causal"]
 
 X = "torch.ones(5, 2, 8)"
 ERRORS: list[tuple] = [
