@@ -9,7 +9,7 @@ from typing import Any, Callable
 from ... import _dtype
 from ...autograd import is_grad_enabled
 from ...ops._nn_attention import _canonical_mask, _none_or_dtype
-from ...ops.creation import full
+from ...ops.creation import arange, full
 from ...tensor import Tensor
 from .. import functional as F
 from ..init import xavier_uniform_
@@ -218,18 +218,13 @@ class TransformerEncoder(Module):
         if (not getattr(self, "use_nested_tensor", False) or first.training or src.dim() != 3
                 or key_padding_mask is None or mask is not None):
             return None
-        attn = first.self_attn
-        args = (src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight, attn.out_proj.bias,
-                first.norm1.weight, first.norm1.bias, first.norm2.weight, first.norm2.bias, first.linear1.weight,
-                first.linear1.bias, first.linear2.weight, first.linear2.bias)
-        if is_grad_enabled() and any(t is not None and t.requires_grad for t in args):
+        if first._grad_needed(src):
             return None
         keep = key_padding_mask == 0                  # PyTorch: the float mask's logical_not
         if getattr(self, "mask_check", True) and keep.shape[-1] > 1 and bool((keep[:, 1:] > keep[:, :-1]).any()):
             return None                               # not left aligned: PyTorch keeps the padded tensor
         # nested tensors keep the first sum(keep) steps of each sequence (all of keep when it is left aligned;
         # with mask_check=False PyTorch assumes that it is)
-        from ...ops.creation import arange
         lengths = keep.to(_dtype.int64).sum(-1, keepdim=True)
         return arange(keep.shape[-1], device=keep.device).unsqueeze(0) >= lengths
 
@@ -320,10 +315,16 @@ class TransformerEncoderLayer(Module):
                 or not attn._qkv_same_embed_dim or not self.activation_relu_or_gelu or self.norm1.eps != self.norm2.eps
                 or attn.num_heads % 2 or any(m._forward_hooks or m._forward_pre_hooks for m in self.modules())):
             return False
+        return not self._grad_needed(src)
+
+    def _grad_needed(self, src: Tensor) -> bool:
+        """Grad mode is on and the input or a weight of the fused kernel requires grad (PyTorch's fast paths are
+        for inference only)."""
+        attn = self.self_attn
         args = (src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight, attn.out_proj.bias,
                 self.norm1.weight, self.norm1.bias, self.norm2.weight, self.norm2.bias, self.linear1.weight,
                 self.linear1.bias, self.linear2.weight, self.linear2.bias)
-        return not (is_grad_enabled() and any(t is not None and t.requires_grad for t in args))
+        return is_grad_enabled() and any(t is not None and t.requires_grad for t in args)
 
     def _sa_block(self, x: Tensor, attn_mask, key_padding_mask, is_causal: bool = False) -> Tensor:
         x = self.self_attn(x, x, x, attn_mask=attn_mask, key_padding_mask=key_padding_mask, need_weights=False,
