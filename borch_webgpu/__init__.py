@@ -20,7 +20,7 @@ from .serialization import load, save
 from ._scope import keep, scope
 from ._log import logged, set_log_sink
 from ._log import log_dispatch as log
-from . import cuda, linalg, nn, testing, utils, webgpu
+from . import cuda, linalg, nn, return_types, testing, utils, webgpu
 from . import onnx
 from . import optim
 from . import ao

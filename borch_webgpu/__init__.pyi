@@ -213,6 +213,7 @@ from .ops.elementwise import remainder as remainder
 from .ops.index_extra import repeat_interleave as repeat_interleave
 from .ops.views import reshape as reshape
 from .ops.type_queries import result_type as result_type
+from . import return_types as return_types
 from .ops.shape import roll as roll
 from .ops.unary import round as round
 from .ops.unary import rsqrt as rsqrt

@@ -90,17 +90,21 @@ def summary_line():
 @pytest.fixture(scope="session")
 def replay_on_webgpu(browser, summary_line):
     """Run one of tests/golden's replay scripts on WebGPU in the browser (tests/golden mounted) and
-    assert that its last line starting with ``prefix`` reports ``0 failed``."""
+    assert that its last line starting with ``prefix`` reports ``0 failed``; ``args`` follow ``--device webgpu``
+    (e.g. the case ids to replay)."""
     from borch_webgpu.run import mount_list
 
     golden = Path(__file__).resolve().parent / "golden"
+    mounted: list[bool] = []
 
-    def run(script: str, prefix: str) -> None:
+    def run(script: str, prefix: str, args=()) -> None:
         cwd = os.getcwd()
         os.chdir(golden.parents[1])
         try:
-            browser.sess.mount(mount_list(["tests/golden"]))
-            code, out, err = browser.run_file(golden / script, ["--device", "webgpu"], timeout_s=1800)
+            if not mounted:   # tests/golden is 14 MB: copied into the page once per session
+                browser.sess.mount(mount_list(["tests/golden"]))
+                mounted.append(True)
+            code, out, err = browser.run_file(golden / script, ["--device", "webgpu", *args], timeout_s=1800)
         finally:
             os.chdir(cwd)
         last = [line for line in out.splitlines() if line.startswith(prefix)]

@@ -43,15 +43,19 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         torch.Size([1, 2, 3, 4])
     """
     from .creation import ones
+    if min(query.dim(), key.dim(), value.dim()) < 2:
+        raise RuntimeError(f"Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: "
+                           f"{query.dim()} key.dim: {key.dim()} and value.dim: {value.dim()} instead.")
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True")
-    if dropout_p < 0.0 or dropout_p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
-    if attn_mask is not None and attn_mask.dtype is not _dtype.bool_ and not attn_mask.dtype.is_floating_point:
-        names = {"float32": "float", "float16": "c10::Half", "int64": "long int", "int32": "int"}
+    if dropout_p > 1.0:  # PyTorch's dropout check; a negative p means no dropout there, as here
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
+    if attn_mask is not None and attn_mask.dtype is not _dtype.bool_ and attn_mask.dtype is not query.dtype:
+        names = {"float32": "float", "float16": "c10::Half", "float64": "double", "int64": "long int", "int32": "int",
+                 "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}
         raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query dtype, but got "
-                           f"attn_mask.dtype: {names[attn_mask.dtype.name]} and  query.dtype: "
-                           f"{names[query.dtype.name]} instead.")
+                           f"attn_mask.dtype: {names.get(attn_mask.dtype.name, attn_mask.dtype.name)} and  "
+                           f"query.dtype: {names.get(query.dtype.name, query.dtype.name)} instead.")
     L, S = query.shape[-2], key.shape[-2]
     if enable_gqa and query.dim() >= 3 and key.shape[-3] != query.shape[-3]:
         hq, hk = query.shape[-3], key.shape[-3]
@@ -65,6 +69,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
         keep = ones((L, S), dtype=_dtype.bool_, device=query.device).tril()
         scores = scores.masked_fill(~keep, float("-inf"))
     if attn_mask is not None:
+        _check_mask_fits(tuple(scores.shape), tuple(attn_mask.shape))
         if attn_mask.dtype is _dtype.bool_:
             scores = scores.masked_fill(~attn_mask, float("-inf"))
         else:
@@ -73,6 +78,20 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     if dropout_p > 0.0:
         attn = dropout(attn, dropout_p, training=True)
     return attn @ value
+
+
+def _check_mask_fits(scores: tuple, mask: tuple) -> None:
+    """PyTorch adds the mask to the scores in place: it must broadcast to them, not grow them."""
+    nd = max(len(scores), len(mask))
+    out = [1] * (nd - len(scores)) + list(scores)
+    m = [1] * (nd - len(mask)) + list(mask)
+    for i in reversed(range(nd)):
+        if m[i] != 1 and out[i] != 1 and m[i] != out[i]:
+            raise RuntimeError(f"The size of tensor a ({out[i]}) must match the size of tensor b ({m[i]}) at "
+                               f"non-singleton dimension {i}")
+    if nd > len(scores) or any(o == 1 and k != 1 for o, k in zip(out, m)):
+        grown = [max(o, k) for o, k in zip(out, m)]
+        raise RuntimeError(f"output with shape {list(scores)} doesn't match the broadcast shape {grown}")
 
 
 def _repeat_heads(x: Tensor, n: int) -> Tensor:
@@ -135,6 +154,21 @@ def _shape_check(query, key, value, key_padding_mask, attn_mask, num_heads) -> b
                          "tensor")
 
 
+def _in_projection_packed(q: Tensor, k: Tensor, v: Tensor, w: Tensor, b: Tensor | None):
+    """q, k and v through the packed (3E, E) in-projection as PyTorch does it: one GEMM for self-attention,
+    two when key is value (so a bad key shape fails in the same GEMM, with PyTorch's message), else three."""
+    e = q.shape[-1]
+    if k is v:
+        if q is k:
+            return linear(q, w, b).chunk(3, dim=-1)
+        w_q, w_kv = w.split([e, 2 * e])
+        b_q, b_kv = b.split([e, 2 * e]) if b is not None else (None, None)
+        return (linear(q, w_q, b_q), *linear(k, w_kv, b_kv).chunk(2, dim=-1))
+    w_q, w_k, w_v = w.chunk(3)
+    b_q, b_k, b_v = b.chunk(3) if b is not None else (None, None, None)
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
 def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num_heads: int, in_proj_weight,
                                  in_proj_bias, bias_k, bias_v, add_zero_attn: bool, dropout_p: float,
                                  out_proj_weight, out_proj_bias, training: bool = True, key_padding_mask=None,
@@ -183,9 +217,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
     else:
         if tuple(key.shape) != tuple(value.shape):
             raise AssertionError(f"key shape {key.shape} does not match value shape {value.shape}")
-        w_q, w_k, w_v = in_proj_weight.chunk(3)
-        b_q, b_k, b_v = in_proj_bias.chunk(3) if in_proj_bias is not None else (None, None, None)
-        q, k, v = linear(query, w_q, b_q), linear(key, w_k, b_k), linear(value, w_v, b_v)
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
     if attn_mask is not None:
         if attn_mask.dim() == 2:
             if tuple(attn_mask.shape) != (tgt_len, src_len):
@@ -217,9 +249,10 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check: int, num
             key_padding_mask = pad(key_padding_mask, (0, 1))
     src_len = k.shape[1]
     if key_padding_mask is not None:
-        if tuple(key_padding_mask.shape) != (bsz, src_len):
-            raise AssertionError(f"expecting key_padding_mask shape of {(bsz, src_len)}, but got "
-                                 f"{key_padding_mask.shape}")
+        for d, want in enumerate((bsz, src_len)):
+            if key_padding_mask.shape[d] != want:
+                raise AssertionError(f"Expected key_padded_mask.shape[{d}] to be {want}, but got "
+                                     f"{key_padding_mask.shape[d]}")
         kpm = key_padding_mask.reshape(bsz, 1, 1, src_len).expand(bsz, num_heads, 1, src_len).reshape(
             bsz * num_heads, 1, src_len)
         attn_mask = kpm if attn_mask is None else attn_mask + kpm

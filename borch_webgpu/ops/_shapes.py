@@ -22,7 +22,7 @@ def _broadcast(op: str, shapes) -> tuple[int, ...]:
     ndim = max((len(s) for s in shapes), default=0)
     out = [1] * ndim
     for k, s in enumerate(shapes):
-        for i, n in enumerate(s, start=ndim - len(s)):
+        for i, n in reversed(list(enumerate(s, start=ndim - len(s)))):  # PyTorch names the last mismatch
             if out[i] == 1:
                 out[i] = n
             elif n != 1 and n != out[i]:

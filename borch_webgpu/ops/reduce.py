@@ -3,13 +3,13 @@ argmax argmin var std var_mean std_mean norm logsumexp all any, and softmax / lo
 from __future__ import annotations
 
 import builtins
-import collections
 import math
 
 import numpy as np
 
 from .. import _dtype, autograd
 from ..tensor import Tensor, _wrap_dim
+from . import _return_types as _rt
 from ._registry import OpDef, api, methods, register
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "var", "std", "var_mean",
@@ -272,8 +272,6 @@ def argmin(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:
     return _arg(ARGMIN, _require("argmin", input), dim, keepdim)
 
 
-_MaxRet = collections.namedtuple("max", ["values", "indices"])
-_MinRet = collections.namedtuple("min", ["values", "indices"])
 
 
 def _index_back(x: Tensor, idx: Tensor, d: int, keepdim: bool):
@@ -292,7 +290,7 @@ def _index_back(x: Tensor, idx: Tensor, d: int, keepdim: bool):
 def _minmax(name: str, input, dim, keepdim: bool):
     """max/min: of all elements, ``(values, indices)`` along ``dim``, or elementwise with a tensor."""
     x = _require(name, input)
-    red, arg, ret = (AMAX, ARGMAX, _MaxRet) if name == "max" else (AMIN, ARGMIN, _MinRet)
+    red, arg, ret = (AMAX, ARGMAX, _rt.max) if name == "max" else (AMIN, ARGMIN, _rt.min)
     if isinstance(dim, Tensor):
         from .elementwise import maximum, minimum
         return (maximum if name == "max" else minimum)(x, dim)
@@ -304,13 +302,13 @@ def _minmax(name: str, input, dim, keepdim: bool):
         autograd.record(f"{name.capitalize()}Backward1", [x], [out], _even_split_back(x, out, dims, False), [x, out])
         return out
     if x.dim() == 0:
-        return ret(x.clone(), _arg(arg, x, dim, keepdim))
+        return ret((x.clone(), _arg(arg, x, dim, keepdim)))
     d = _wrap_dim(dim, x.dim(), name)
     _check_nonempty(name, x, (d,))
     values = _kernel(red, x, (d,), keepdim, C, x.dtype)
     indices = _kernel(arg, x, (d,), keepdim, C, _dtype.int64)
     autograd.record(f"{name.capitalize()}Backward0", [x], [values], _index_back(x, indices, d, keepdim), [x])
-    return ret(values, indices)
+    return ret((values, indices))
 
 
 def max(input: Tensor, dim=None, keepdim: bool = False, *, out=None):  # noqa: A001 - torch's name

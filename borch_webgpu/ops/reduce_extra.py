@@ -12,7 +12,6 @@ PyTorch's log-space gradient.
 from __future__ import annotations
 
 import builtins
-import collections
 import numbers
 
 import numpy as np
@@ -20,13 +19,12 @@ import numpy as np
 from .. import _dtype, autograd
 from ..tensor import Tensor, _wrap_dim
 from ._checks import device_check
+from . import _return_types as _rt
 from ._registry import OpDef, methods, register
 
 __all__ = ["nansum", "nanmean", "median", "mode", "quantile", "nanquantile", "logcumsumexp"]
 
 _NAMES = {"float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
-_MedianRet = collections.namedtuple("median", ["values", "indices"])
-_ModeRet = collections.namedtuple("mode", ["values", "indices"])
 
 # sums: the sum kernel's accumulation; picks: exact; quantiles: PyTorch's float32 lerp
 NANSUM = register(OpDef("nansum", "reduce", None, None, tol=(1e-5, 1e-5), doc="sum with NaN as zero",
@@ -126,19 +124,19 @@ def median(input: Tensor, dim=None, keepdim: bool = False):
         return value
     d = _wrap_dim(dim, builtins.max(x.dim(), 1), "median")
     if x.dim() == 0:
-        return _MedianRet(x.clone(), zeros((), dtype=_dtype.int64, device=x.device))
+        return _rt.median((x.clone(), zeros((), dtype=_dtype.int64, device=x.device)))
     _check_nonempty("median", x, d)
     if x.numel() == 0:
         shape = list(x._shape)
         shape[d] = 1
         v, i = x.reshape(shape), zeros(shape, dtype=_dtype.int64, device=x.device)
-        return _MedianRet(*((v, i) if keepdim else (v.squeeze(d), i.squeeze(d))))
+        return _rt.median((v, i) if keepdim else (v.squeeze(d), i.squeeze(d)))
     with autograd.no_grad():
         _, idx = _median_along(x.detach(), d)
     values = x.gather(d, idx)
     if not keepdim:
         values, idx = values.squeeze(d), idx.squeeze(d)
-    return _MedianRet(values, idx)
+    return _rt.median((values, idx))
 
 
 def _median_along(x: Tensor, d: int):
@@ -174,7 +172,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
     x = _require("mode", input)
     d = _wrap_dim(dim, builtins.max(x.dim(), 1), "mode")
     if x.dim() == 0:
-        return _ModeRet(x.clone(), zeros((), dtype=_dtype.int64, device=x.device))
+        return _rt.mode((x.clone(), zeros((), dtype=_dtype.int64, device=x.device)))
     _check_nonempty("mode", x, d)
     kept = [s for i, s in enumerate(x._shape) if i != d]
     rows = x.movedim(d, -1).reshape(-1, x._shape[d])
@@ -196,7 +194,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
         i = i.reshape(kept)
     if keepdim:
         v, i = v.unsqueeze(d), i.unsqueeze(d)
-    return _ModeRet(v, i)
+    return _rt.mode((v, i))
 
 
 # ---- quantiles -------------------------------------------------------------------------------------------------

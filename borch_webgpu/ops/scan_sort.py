@@ -16,7 +16,6 @@ Semantics are PyTorch's (2.13, CPU):
 from __future__ import annotations
 
 import builtins
-import collections
 import numbers
 
 import numpy as np
@@ -25,12 +24,11 @@ from .. import _dtype, autograd
 from ..autograd.graph import needs_grad
 from ..device import backend_for
 from ..tensor import Tensor, _wrap_dim
+from . import _return_types as _rt
 from ._registry import OpDef, api, methods, register
 
 __all__ = ["cumsum", "cumprod", "sort", "argsort", "topk", "msort"]
 
-_SortRet = collections.namedtuple("sort", ["values", "indices"])
-_TopkRet = collections.namedtuple("topk", ["values", "indices"])
 _NAMES = {"float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
 
 
@@ -336,7 +334,7 @@ def sort(input: Tensor, dim=-1, descending: bool = False, *, stable: bool | None
     values, indices = _sort_kernel("sort", x, d, builtins.bool(descending), n)
     if x.dtype.is_floating_point:
         autograd.record("SortBackward0", [x], [values], lambda g: (_select_back(g, x, indices, d),), [indices])
-    return _SortRet(values, indices)
+    return _rt.sort((values, indices))
 
 
 def _select_back(g: Tensor, x: Tensor, indices: Tensor, d: int) -> Tensor:
@@ -380,7 +378,7 @@ def topk(input: Tensor, k, dim=-1, largest: bool = True, sorted: bool = True):  
     values, indices = _sort_kernel("topk", x, d, builtins.bool(largest), k)
     if x.dtype.is_floating_point:
         autograd.record("TopkBackward0", [x], [values], lambda g: (_select_back(g, x, indices, d),), [indices])
-    return _TopkRet(values, indices)
+    return _rt.topk((values, indices))
 
 
 def msort(input: Tensor) -> Tensor:

@@ -5,12 +5,11 @@ training step captured as a CUDA graph, which holds only if the recurrence never
 the host."""
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
 
-import pytest
+from _captured_step import check_captured_step
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
@@ -35,11 +34,7 @@ def test_rnn_goldens_on_webgpu(browser, summary_line):
     assert code == 0 and last and " 0 failed" in last[-1], (out + err)[-6000:]
 
 
-CAPTURED_STEP = r"""
-import json
-import borch_webgpu as torch
-from borch_webgpu import nn
-
+BUILD_STEP = """
 def build():
     torch.manual_seed(0)
     model = nn.LSTM(3, 4, num_layers=2, bidirectional=True).cuda()
@@ -55,34 +50,8 @@ def build():
         opt.step()
         return loss
     return opt, step
-
-opt, step = build()
-eager = []
-for _ in range(4):
-    opt.zero_grad(set_to_none=True)
-    eager.append(step().item())
-
-opt, step = build()
-opt.zero_grad(set_to_none=True)
-step()                                             # a warm-up step, as in PyTorch's CUDA graph recipe
-opt.zero_grad(set_to_none=True)
-g = torch.cuda.CUDAGraph()
-with torch.cuda.graph(g):                          # fullgraph: raises at any read back to the host
-    static_loss = step()
-replayed = []
-for _ in range(3):
-    g.replay()
-    replayed.append(static_loss.item())
-print(json.dumps({"eager": eager, "replayed": replayed, "dispatches": g._graph.n_dispatches}))
 """
 
 
 def test_lstm_training_step_captures_without_host_reads(browser, summary_line):
-    code, out, err = browser.run(CAPTURED_STEP)
-    assert code == 0, (out + err)[-4000:]
-    r = json.loads(out.strip().splitlines()[-1])
-    eager, replayed = r["eager"], r["replayed"]
-    summary_line(f"webgpu LSTM training step as one CUDA graph of {r['dispatches']} dispatches")
-    # the replays are steps 2..4 of the same training run done eagerly
-    assert replayed == pytest.approx(eager[1:], rel=1e-5, abs=1e-6), r
-    assert eager[0] > eager[-1], r
+    check_captured_step(browser, summary_line, BUILD_STEP, "LSTM")

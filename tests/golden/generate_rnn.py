@@ -20,7 +20,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from generate_nn_meta import _structure  # noqa: E402
-from rnn_cases import ATTRIBUTES, ERRORS, NUMERIC, REPRS, STRUCTURE, WARNINGS  # noqa: E402
 
 TORCH_VERSION = "2.13.0"
 
@@ -128,32 +127,43 @@ def _warns(ns: dict, code: str) -> list[list[str]]:
     return [[w.category.__name__, str(w.message)] for w in caught]
 
 
-def main() -> None:
-    import torch
-    if torch.__version__.split("+")[0] != TORCH_VERSION:
-        sys.exit(f"rnn.json comes from torch {TORCH_VERSION}; this is {torch.__version__}")
+def freeze(torch, cases) -> dict:
+    """Real PyTorch's answers to a cases module (NUMERIC, ERRORS, WARNINGS, REPRS, STRUCTURE, ATTRIBUTES)."""
     ns = namespace(torch)
-    out = {"torch": torch.__version__, "numeric": [_numeric(torch, c) for c in NUMERIC], "errors": [],
+    out = {"torch": torch.__version__, "numeric": [_numeric(torch, c) for c in cases.NUMERIC], "errors": [],
            "warnings": [], "reprs": [], "structure": [], "attributes": []}
-    for name, code, *match in ERRORS:
+    for name, code, *match in cases.ERRORS:
         got = _raises(ns, code)
         if got is None:
             raise SystemExit(f"{name}: PyTorch did not raise; every error snippet must be bad input")
         out["errors"].append([name, code, match[0] if match else "exact", *got])
-    for name, code in WARNINGS:
+    for name, code in cases.WARNINGS:
         out["warnings"].append([name, code, _warns(ns, code)])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for expr in REPRS:
+        for expr in cases.REPRS:
             out["reprs"].append([expr, repr(eval(expr, dict(ns)))])  # noqa: S307
-        for expr in STRUCTURE:
+        for expr in cases.STRUCTURE:
             out["structure"].append([expr, _structure(eval(expr, dict(ns)))])  # noqa: S307
-        for expr, query in ATTRIBUTES:
+        for expr, query in cases.ATTRIBUTES:
             m = eval(expr, dict(ns))  # noqa: S307
             out["attributes"].append([expr, query, json.loads(json.dumps(eval(query, {**ns, "m": m})))])  # noqa: S307
-    (HERE / "rnn.json").write_text(json.dumps(out, separators=(",", ":")) + "\n")
-    print(f"rnn.json: {len(out['numeric'])} numeric cases, {len(out['errors'])} errors, {len(out['warnings'])} "
+    return out
+
+
+def write(torch, cases, path: Path) -> None:
+    if torch.__version__.split("+")[0] != TORCH_VERSION:
+        sys.exit(f"{path.name} comes from torch {TORCH_VERSION}; this is {torch.__version__}")
+    out = freeze(torch, cases)
+    path.write_text(json.dumps(out, separators=(",", ":")) + "\n")
+    print(f"{path.name}: {len(out['numeric'])} numeric cases, {len(out['errors'])} errors, {len(out['warnings'])} "
           f"warnings, {len(out['reprs'])} reprs, {len(out['structure'])} structures (torch {torch.__version__})")
+
+
+def main() -> None:
+    import torch
+    import rnn_cases
+    write(torch, rnn_cases, HERE / "rnn.json")
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ def load() -> dict:
     return json.loads((HERE / "rnn.json").read_text())
 
 
-def _close(name: str, got, want: dict | None) -> str | None:
+def _close(name: str, got, want: dict | None, tol: tuple[float, float] = (RTOL, ATOL)) -> str | None:
     if want is None:
         if got is None or (is_tensor(got) and not bool((got == 0).all())):
             return None if got is None else f"{name}: PyTorch has no gradient here, ours is non-zero"
@@ -47,7 +47,7 @@ def _close(name: str, got, want: dict | None) -> str | None:
     a = np.asarray(got.detach().tolist(), dtype=np.float64).reshape(want["shape"])
     b = np.asarray(want["values"], dtype=np.float64).reshape(want["shape"])
     if want["dtype"].startswith("torch.float"):
-        bad = ~np.isclose(a, b, rtol=RTOL, atol=ATOL)
+        bad = ~np.isclose(a, b, rtol=tol[0], atol=tol[1])
         if bad.any():
             i = tuple(int(j) for j in np.argwhere(bad)[0])
             return (f"{name}: {int(bad.sum())} of {a.size} differ; at {list(i)} got {float(a[i])!r}, "
@@ -67,7 +67,7 @@ def _inputs(case: dict, shapes: dict, device: str) -> dict:
     return out
 
 
-def check_numeric(case: dict, spec: tuple, device: str) -> list[str]:
+def check_numeric(case: dict, spec: tuple, device: str, tol: tuple[float, float] = (RTOL, ATOL)) -> list[str]:
     """The differences between borch_webgpu and PyTorch on one NUMERIC case ([] when none)."""
     cid, module, shapes, code, opts = spec
     ns = namespace(bw)
@@ -86,7 +86,7 @@ def check_numeric(case: dict, spec: tuple, device: str) -> list[str]:
     if errs:
         return errs
     for i, (got, want) in enumerate(zip(leaves, case["outputs"])):
-        e = _close(f"output {i}", got, want)
+        e = _close(f"output {i}", got, want, tol)
         if e:
             errs.append(e)
     idx = differentiable(leaves)
@@ -101,11 +101,11 @@ def check_numeric(case: dict, spec: tuple, device: str) -> list[str]:
             got = inputs[name]
             pairs = zip(got, want) if isinstance(got, list) else [(got, want)]
             for j, (t, w) in enumerate(pairs):
-                e = _close(f"grad of {name}[{j}]", t.grad, w)
+                e = _close(f"grad of {name}[{j}]", t.grad, w, tol)
                 if e:
                     errs.append(e)
         else:
-            e = _close(f"grad of {name}", m.get_parameter(name).grad, want)
+            e = _close(f"grad of {name}", m.get_parameter(name).grad, want, tol)
             if e:
                 errs.append(e)
     return errs
@@ -153,15 +153,31 @@ def check_meta(kind: str, entry: list) -> str | None:
     return None if got == want else f"got {got!r}, PyTorch {want!r}"
 
 
-def main(argv=None) -> int:
-    from rnn_cases import NUMERIC
+KINDS = ("errors", "warnings", "reprs", "structure", "attributes")
+
+
+def other_entries(gold: dict) -> list[tuple[str, list]]:
+    """(kind, entry) for every error, warning, repr, structure and attribute entry of a golden file."""
+    return [(kind, entry) for kind in KINDS for entry in gold[kind]]
+
+
+def check_other(kind: str, entry: list) -> str | None:
+    if kind == "errors":
+        return check_error(entry)
+    if kind == "warnings":
+        return check_warning(entry)
+    return check_meta(kind, entry)
+
+
+def replay(label: str, gold: dict, numeric: list, argv=None, tol: tuple[float, float] = (RTOL, ATOL)) -> int:
+    """Replay every numeric case of ``gold`` named in argv (all when none), then its errors, warnings, reprs,
+    names and attributes; print the mismatches and ``{label}: N passed, N failed``."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default=None)
     ap.add_argument("ids", nargs="*")
     ns = ap.parse_args(argv)
     device = ns.device or bw.get_default_device().type
-    gold = load()
-    specs = {c[0]: c for c in NUMERIC}
+    specs = {c[0]: c for c in numeric}
     passed = failed = 0
 
     def report(name: str, errs) -> None:
@@ -176,18 +192,18 @@ def main(argv=None) -> int:
     for case in gold["numeric"]:
         if not ns.ids or case["id"] in ns.ids:
             try:
-                report(case["id"], check_numeric(case, specs[case["id"]], device))
+                report(case["id"], check_numeric(case, specs[case["id"]], device, tol))
             except Exception as e:  # noqa: BLE001 - one broken case must not hide the others
                 report(case["id"], f"raised {type(e).__name__}: {e}")
-    for e in gold["errors"]:
-        report(f"error {e[0]}", check_error(e))
-    for w in gold["warnings"]:
-        report(f"warning {w[0]}", check_warning(w))
-    for kind in ("reprs", "structure", "attributes"):
-        for entry in gold[kind]:
-            report(f"{kind} {entry[0]}", check_meta(kind, entry))
-    print(f"rnn: {passed} passed, {failed} failed [device {device}]")
+    for kind, entry in other_entries(gold):
+        report(f"{kind} {entry[0]}", check_other(kind, entry))
+    print(f"{label}: {passed} passed, {failed} failed [device {device}]")
     return 1 if failed else 0
+
+
+def main(argv=None) -> int:
+    from rnn_cases import NUMERIC
+    return replay("rnn", load(), NUMERIC, argv)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,8 @@ from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBas
 from .pooling import (AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d,
                       AvgPool2d, MaxPool1d, MaxPool2d)
 from .sparse import Embedding
-from .transformer import MultiheadAttention, TransformerEncoder, TransformerEncoderLayer
+from .transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
+                          TransformerEncoder, TransformerEncoderLayer)
 from .upsampling import Upsample
 
 __all__ = [name for name in dir() if not name.startswith("_") and name[0].isupper()]

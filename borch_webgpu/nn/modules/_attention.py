@@ -87,15 +87,35 @@ class MultiheadAttention(Module):
         if self.bias_v is not None:
             xavier_normal_(self.bias_v)
 
+    def _fast_path(self, query, key, value, attn_mask, key_padding_mask) -> bool:
+        """Whether PyTorch would run its fused inference kernel (``_native_multi_head_attention``) here: the
+        same numbers as the general path, except that it ignores ``is_causal``."""
+        from ...autograd import is_grad_enabled
+        if any(m is not None and m.dtype.is_floating_point for m in (attn_mask, key_padding_mask)):
+            return False
+        if (query.dim() != 3 or query is not key or key is not value or self.in_proj_weight is None
+                or self.in_proj_bias is None or query.dtype is not self.in_proj_weight.dtype or self.training
+                or self.num_heads % 2 or not self.batch_first or self.bias_k is not None or self.add_zero_attn):
+            return False
+        args = (query, self.in_proj_weight, self.in_proj_bias, self.out_proj.weight, self.out_proj.bias)
+        return not (is_grad_enabled() and any(t is not None and t.requires_grad for t in args))
+
     def forward(self, query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Tensor | None = None,
                 need_weights: bool = True, attn_mask: Tensor | None = None, average_attn_weights: bool = True,
                 is_causal: bool = False):
         is_batched = query.dim() == 3
+        if is_causal and attn_mask is None and self._fast_path(query, key, value, attn_mask, key_padding_mask):
+            is_causal = False   # PyTorch's fused kernel takes no is_causal: it attends to every position
         key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask", _none_or_dtype(attn_mask),
                                            "attn_mask", query.dtype)
         attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
-        if self.batch_first and is_batched:
-            query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+        if self.batch_first and is_batched:  # keeping "query is key is value" for the packed in-projection
+            if key is value:
+                query, key = (x.transpose(1, 0) for x in (query, key)) if query is not key else (
+                    query.transpose(1, 0),) * 2
+                value = key
+            else:
+                query, key, value = (x.transpose(1, 0) for x in (query, key, value))
         separate = not self._qkv_same_embed_dim
         out, weights = F.multi_head_attention_forward(
             query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias, self.bias_k,

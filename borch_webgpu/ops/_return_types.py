@@ -1,0 +1,62 @@
+"""The named tuples that ``max(dim)``, ``min(dim)``, ``median``, ``mode``, ``sort`` and ``topk`` return: PyTorch's
+``torch.return_types`` structseqs (a tuple subclass with read-only fields, built from one sequence), which
+print as ``torch.return_types.max(\\nvalues=tensor(...),\\nindices=tensor(...))``."""
+from __future__ import annotations
+
+__all__ = ["max", "min", "median", "mode", "sort", "topk"]
+
+
+class _StructSeq(tuple):
+    """A tuple of ``n_fields`` values, each also read by name (``r.values``); built as ``type(r)((a, b))``."""
+
+    __slots__ = ()
+    _names: tuple[str, ...] = ()
+    n_fields = n_sequence_fields = 2
+    n_unnamed_fields = 0
+
+    def __new__(cls, sequence, dict=None):  # noqa: A002 - structseq's own parameter name
+        items = tuple(sequence)
+        if len(items) != cls.n_fields:
+            raise TypeError(f"torch.return_types.{cls.__name__}() takes a {cls.n_fields}-sequence "
+                            f"({len(items)}-sequence given)")
+        return super().__new__(cls, items)
+
+    def __repr__(self) -> str:
+        fields = ",\n".join(f"{name}={value!r}" for name, value in zip(self._names, self))
+        return f"torch.return_types.{type(self).__name__}(\n{fields})"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        return type(self), (tuple(self),)
+
+
+class _Field:
+    """A read-only named field: item ``index`` of the tuple."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __get__(self, obj, cls=None):
+        return self if obj is None else tuple.__getitem__(obj, self.index)
+
+    def __set__(self, obj, value) -> None:
+        raise AttributeError("readonly attribute")
+
+    def __delete__(self, obj) -> None:
+        raise AttributeError("readonly attribute")
+
+
+def _structseq(name: str, fields: tuple[str, ...]) -> type:
+    body = {"__slots__": (), "_names": fields, "__module__": "borch_webgpu.return_types", "__qualname__": name,
+            "__doc__": f"``torch.return_types.{name}``: the ({', '.join(fields)}) that ``{name}`` returns."}
+    body.update({f: _Field(i) for i, f in enumerate(fields)})
+    return type(name, (_StructSeq,), body)
+
+
+max = _structseq("max", ("values", "indices"))  # noqa: A001 - PyTorch's names
+min = _structseq("min", ("values", "indices"))  # noqa: A001
+median = _structseq("median", ("values", "indices"))
+mode = _structseq("mode", ("values", "indices"))
+sort = _structseq("sort", ("values", "indices"))
+topk = _structseq("topk", ("values", "indices"))

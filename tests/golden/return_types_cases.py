@@ -1,0 +1,47 @@
+"""What tests/golden/generate_return_types.py asks real PyTorch about ``torch.return_types`` (the named tuples of
+max(dim), min(dim), median, mode, sort and topk): how they print, what they are, what their constructors refuse.
+The format is rnn_cases.py's (read its docstring); there are no NUMERIC cases: the values come from the ops'
+own goldens."""
+from __future__ import annotations
+
+NUMERIC: list[tuple] = []
+
+REPRS = [
+    "torch.tensor([[1., 5., 2.], [3., 0., 4.]]).max(1)",
+    "torch.max(torch.tensor([[1., 5.], [3., 0.]]), 0, keepdim=True)",
+    "torch.tensor([[1., 5., 2.], [3., 0., 4.]]).min(dim=1)",
+    "torch.tensor(3.).max(0)",
+    "torch.tensor([3, 1, 2]).sort(descending=True)",
+    "torch.sort(torch.tensor([[0.5, -1.0], [2.0, 1.5]]))",
+    "torch.tensor([3., 1., 2., 7.]).topk(2)",
+    "torch.topk(torch.tensor([[3., 1.], [2., 7.]]), 1, largest=False)",
+    "torch.tensor([3., 1., 2.]).median(0)",
+    "torch.tensor([[3, 1, 1], [2, 2, 5]]).mode(1)",
+    "torch.return_types.max((torch.ones(1), torch.zeros(1)))",
+    "torch.return_types.sort([1, 'two'])",
+    "str(torch.tensor([1., 2.]).min(0))",
+    "[torch.tensor([2., 1.]).sort()]",
+]
+
+ERRORS: list[tuple] = [
+    ("constructor length", "torch.return_types.max((1, 2, 3))"),
+    ("constructor too short", "torch.return_types.sort([1])"),
+    ("field is read-only", "r = torch.tensor([1., 2.]).max(0)\nr.values = torch.zeros(())"),
+    ("field cannot be deleted", "r = torch.tensor([1., 2.]).topk(1)\ndel r.indices"),
+]
+
+WARNINGS: list[tuple] = []
+STRUCTURE: list[str] = []
+
+ATTRIBUTES = [
+    ("torch.tensor([[1., 5., 2.], [3., 0., 4.]]).max(1)",
+     "[type(m).__name__, isinstance(m, tuple), len(m), m.values.tolist(), m.indices.tolist(), m[1].tolist(), "
+     "type(m[:1]).__name__, type(m).n_fields, type(m).n_sequence_fields, type(m).n_unnamed_fields, "
+     "isinstance(m, torch.return_types.max), m == tuple(m), [type(t).__name__ for t in m]]"),
+    ("torch.tensor([3., 1., 2.]).median(0)",
+     "[type(m).__name__, isinstance(m, torch.return_types.median), hasattr(m, '_fields'), hasattr(m, '_asdict')]"),
+    ("torch.tensor([3, 1, 1]).mode()", "[type(m).__name__, isinstance(m, torch.return_types.mode)]"),
+    ("torch.tensor([3, 1, 1]).sort()", "[type(m).__name__, isinstance(m, torch.return_types.sort)]"),
+    ("torch.tensor([3., 1., 1.]).topk(2)", "[type(m).__name__, isinstance(m, torch.return_types.topk)]"),
+    ("torch.tensor([3., 1., 1.]).min(0)", "[type(m).__name__, isinstance(m, torch.return_types.min)]"),
+]
