@@ -251,10 +251,12 @@ class GPUBackend:
         if checked:
             words[RED.index("err_code")] = self.rt.error_code(OverflowError, MESSAGES[block], op.name)
 
+        rw = reduce_width(self.rt)
+
         def pipe(mode, in_type):
-            key = ("red", file, block, C.wgsl, R.wgsl, in_type, mode, checked)
+            key = ("red", file, block, C.wgsl, R.wgsl, in_type, mode, rw, checked)
             return self.rt.pipeline(key, lambda: kernels.reduce_source(file, block, C.wgsl, R.wgsl, in_type,
-                                                                       R.wgsl, mode, checked), "wr" + "w" * checked)
+                                                                       R.wgsl, mode, checked, rw), "wr" + "w" * checked)
 
         if K <= 64 or (M >= 2048 and K <= 1024):
             self.rt.dispatch(pipe(1, in_t), (out.bid, x._storage.bid) + extra, words, groups_for(M))
@@ -274,6 +276,20 @@ class GPUBackend:
 
 
 _backend: GPUBackend | None = None
+
+# threads that fold one output in a workgroup reduction (reduce.wgsl modes 0/2/3, batch norm's statistics
+# and backward sums): measured on SwiftShader (Chromium, 2 cores), 64 threads take a third to a half of
+# the time of 256, whose 8 barrier rounds a CPU renderer pays dearly; GPUs keep 256
+REDUCE_WIDTH = {"gpu": 256, "software": 64}
+
+
+def reduce_width(rt) -> int:
+    """REDUCE_WIDTH for runtime rt's adapter."""
+    soft = rt.__dict__.get("_software_adapter")
+    if soft is None:
+        from .webgpu import is_software
+        soft = rt.__dict__["_software_adapter"] = is_software(getattr(rt, "adapter", None) or {})
+    return REDUCE_WIDTH["software" if soft else "gpu"]
 
 
 INT64_REDUCE = ("sum", "prod")

@@ -11,7 +11,7 @@ right after them (``nn.ReLU(inplace=True)``) switches that dispatch to its relu 
 from __future__ import annotations
 
 from . import kernels
-from .gpu_backend import GPUStorage, backend
+from .gpu_backend import GPUStorage, backend, reduce_width
 from .layouts import BN
 from .webgpu import groups_for
 
@@ -27,7 +27,7 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
            relu: bool = False) -> str:
     """The WGSL of one mode; the flags add the optional operands' bindings (after the fixed ones)."""
     head, blocks = kernels.blocks("batchnorm.wgsl")
-    slots = {"S": S, "UNIFORMS": BN.wgsl()}
+    slots = {"S": S, "UNIFORMS": BN.wgsl(), "RW": str(reduce_width(backend().rt))}
     fixed = {"stats": 2, "apply": 3, "eval": 4, "bwd_reduce": 5, "bwd_apply": 6}[mode]
     nxt = fixed + 1
     if mode == "stats":
@@ -64,7 +64,7 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
 
 def _pipe(mode: str, S: str, n_bufs: int, **flags):
     rt = backend().rt
-    key = ("bn", mode, S) + tuple(sorted(k for k, v in flags.items() if v))
+    key = ("bn", mode, S, reduce_width(rt)) + tuple(sorted(k for k, v in flags.items() if v))
     mask = {"stats": "wrww" if flags.get("running") else "wr", "bwd_reduce": "ww"}.get(mode, "w")
     mask += "r" * (n_bufs - len(mask))
     return rt.pipeline(key, lambda: source(mode, S, **flags), mask)

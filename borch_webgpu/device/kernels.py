@@ -105,8 +105,10 @@ def elementwise_source(file: str, op: str, C: str, R: str, out_t: str, out_bool:
                 OUT_INDEX="strided(i, 2u)" if strided_out else "u_out_offset() + i", UNIFORMS=EW.wgsl())
 
 
-def reduce_source(file: str, op: str, C: str, R: str, in_t: str, out_t: str, mode: int, checked: bool = False) -> str:
-    """checked: the op's int64 block of ops_int64.wgsl (a 64-bit state; the error buffer at binding 3)."""
+def reduce_source(file: str, op: str, C: str, R: str, in_t: str, out_t: str, mode: int, checked: bool = False,
+                  rw: int = 256) -> str:
+    """checked: the op's int64 block of ops_int64.wgsl (a 64-bit state; the error buffer at binding 3);
+    rw: threads an output in modes 0, 2 and 3 (a power of two)."""
     head, modes = blocks("reduce.wgsl")
     if checked:
         file, head = INT64_FILE, head + err_binding(3)
@@ -117,4 +119,4 @@ def reduce_source(file: str, op: str, C: str, R: str, in_t: str, out_t: str, mod
     out_decl = "S" if mode == 2 else out_t
     return fill(head + modes[str(mode)], C=C, R=R, COMMON=common(C), OP=op_block(file, op), UNIFORMS=RED.wgsl(),
                 OUT_T=out_decl, IN_T=in_decl,
-                LOAD_FN=load_fn, OUT_CAST=out_t)
+                LOAD_FN=load_fn, OUT_CAST=out_t, RW=str(rw))

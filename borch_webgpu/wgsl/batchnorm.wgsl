@@ -25,13 +25,16 @@ fn relu_f(v: f32) -> f32 {
   return select(v, 0.0f, b > 0x80000000u && (b & 0x7fffffffu) <= 0x7f800000u);
 }
 
-var<workgroup> sh: array<vec2<f32>, 256>;
+// the per-channel reductions (stats, bwd_reduce) run RW threads a channel: 256 on GPUs; on software
+// adapters fewer, as their barriers cost far more than the lanes they would keep busy
+const RW = {{RW}}u;
+var<workgroup> sh: array<vec2<f32>, RW>;
 
 fn tree(li: u32, v: vec2<f32>) -> vec2<f32> {
   workgroupBarrier();
   sh[li] = v;
   workgroupBarrier();
-  for (var s = 128u; s > 0u; s >>= 1u) {
+  for (var s = RW / 2u; s > 0u; s >>= 1u) {
     if (li < s) { sh[li] = sh[li] + sh[li + s]; }
     workgroupBarrier();
   }
@@ -43,16 +46,16 @@ fn tree(li: u32, v: vec2<f32>) -> vec2<f32> {
 @group(0) @binding(2) var<storage, read> x: array<S>;
 {{RUNNING_DECL}}
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(RW)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
   let c = wg.x;
   let L = u_batch() * u_spatial();
   let x0 = u_x_offset();
   var acc = 0.0f;
-  for (var j = li; j < L; j += 256u) { acc += f32(x[x0 + elem(c, j)]); }
+  for (var j = li; j < L; j += RW) { acc += f32(x[x0 + elem(c, j)]); }
   let mean = tree(li, vec2<f32>(acc, 0.0f)).x / f32(L);
   var acc2 = 0.0f;
-  for (var j = li; j < L; j += 256u) {
+  for (var j = li; j < L; j += RW) {
     let d = f32(x[x0 + elem(c, j)]) - mean;
     acc2 += d * d;
   }
@@ -91,14 +94,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 @group(0) @binding(4) var<storage, read> x: array<S>;
 @group(0) @binding(5) var<storage, read> st: array<f32>;
 
-@compute @workgroup_size(256)
+@compute @workgroup_size(RW)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
   let c = wg.x;
   let L = u_batch() * u_spatial();
   let mean = st[c];
   let inv = st[u_channels() + c];
   var acc = vec2<f32>(0.0f);
-  for (var j = li; j < L; j += 256u) {
+  for (var j = li; j < L; j += RW) {
     let e = elem(c, j);
     let g = f32(dy[u_dy_offset() + e]);
     acc += vec2<f32>(g, g * (f32(x[u_x_offset() + e]) - mean) * inv);

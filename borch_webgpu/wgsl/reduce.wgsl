@@ -50,12 +50,15 @@ fn red_off(j: u32) -> u32 {
 
 {{LOAD_FN}}
 
-var<workgroup> sh: array<S, 256>;
+// modes 0, 2 and 3 fold with RW threads an output (device/gpu_backend.py's reduce_width: 256 on GPUs,
+// fewer on software adapters, whose barriers cost more than the lanes they keep busy)
+const RW = {{RW}}u;
+var<workgroup> sh: array<S, RW>;
 
 fn tree(li: u32, acc: S) -> S {
   sh[li] = acc;
   workgroupBarrier();
-  for (var s = 128u; s > 0u; s >>= 1u) {
+  for (var s = RW / 2u; s > 0u; s >>= 1u) {
     if (li < s) { sh[li] = r_merge(sh[li], sh[li + s]); }
     workgroupBarrier();
   }
@@ -63,14 +66,14 @@ fn tree(li: u32, acc: S) -> S {
 }
 
 //@mode 0
-@compute @workgroup_size(256)
+@compute @workgroup_size(RW)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
   let o = wg.y * nwg.x + wg.x;
   if (o >= u_rows()) { return; }
   let base = base_of(o);
   var acc = r_init();
-  for (var j = li; j < u_red_len(); j += 256u) { acc = r_step(acc, load(base, j), j); }
+  for (var j = li; j < u_red_len(); j += RW) { acc = r_step(acc, load(base, j), j); }
   let r = tree(li, acc);
   if (li == 0u) { out[u_out_offset() + o] = {{OUT_CAST}}(r_final(r, u_red_len())); }
 }
@@ -88,7 +91,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
 }
 
 //@mode 2
-@compute @workgroup_size(256)
+@compute @workgroup_size(RW)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
   let flat = wg.y * nwg.x + wg.x;
@@ -98,19 +101,19 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   let hi = min(u_red_len(), lo + u_chunk());
   let base = base_of(o);
   var acc = r_init();
-  for (var j = lo + li; j < hi; j += 256u) { acc = r_step(acc, load(base, j), j); }
+  for (var j = lo + li; j < hi; j += RW) { acc = r_step(acc, load(base, j), j); }
   let r = tree(li, acc);
   if (li == 0u) { out[flat] = r; }
 }
 
 //@mode 3
-@compute @workgroup_size(256)
+@compute @workgroup_size(RW)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
   let o = wg.y * nwg.x + wg.x;
   if (o >= u_rows()) { return; }
   var acc = r_init();
-  for (var g = li; g < u_groups(); g += 256u) { acc = r_merge(acc, x[o * u_groups() + g]); }
+  for (var g = li; g < u_groups(); g += RW) { acc = r_merge(acc, x[o * u_groups() + g]); }
   let r = tree(li, acc);
   if (li == 0u) { out[u_out_offset() + o] = {{OUT_CAST}}(r_final(r, u_red_len())); }
 }
