@@ -75,6 +75,8 @@ export async function boot(opts) {
   let loadPyodide = opts.loadPyodide;
   if (!loadPyodide) ({ loadPyodide } = await import(opts.indexURL + "pyodide.mjs"));
   const pyodide = await loadPyodide({ indexURL: opts.indexURL, fullStdLib: false });
+  // the WebGPU backend as a module (device/_ffi.py calls it): no eval, which the site's CSP refuses
+  globalThis.borchCreateBackend = (await import("./gpu.mjs")).createBackend;
   const tPyodide = performance.now();
   if (opts.onStdout) pyodide.setStdout(streamWriter(opts.onStdout));
   if (opts.onStderr) pyodide.setStderr(streamWriter(opts.onStderr));

@@ -34,7 +34,7 @@ class Playground:
         return self.page.evaluate(f"window.borchPlayground.{key}")
 
     def wait_ready(self, timeout_s: float = 180):
-        self.page.wait_for_function("window.borchPlayground && window.borchPlayground.ready === true",
+        self.page.wait_for_function("() => window.borchPlayground && window.borchPlayground.ready === true",
                                     timeout=timeout_s * 1000)
 
     def set_code(self, code: str):
@@ -85,9 +85,13 @@ def test_page_boots_with_the_bundled_editor(pg):
     assert page.evaluate("crossOriginIsolated"), "the server must send COOP/COEP (Stop needs SharedArrayBuffer)"
     # CodeMirror from our own bundle, with Python highlighting
     assert page.locator("#editor .cm-editor .cm-content").count() == 1
-    assert page.evaluate("document.querySelector('#editor .cm-content').dataset.language") == "python"
+    # the editor sits in #editor's shadow root (its styles are a constructed sheet: the CSP allows no <style>)
+    assert page.evaluate("document.querySelector('#editor').shadowRoot.querySelector('.cm-content')"
+                         ".dataset.language") == "python"
+    assert page.evaluate("getComputedStyle(document.querySelector('#editor').shadowRoot"
+                         ".querySelector('.cm-gutters')).backgroundColor") == "rgb(248, 250, 252)", "the editor is unstyled"
     assert any(u.endswith("/playground/editor.js") for u in pg.requests)
-    highlighted = page.evaluate("""() => [...document.querySelectorAll('#editor .cm-line span')]
+    highlighted = page.evaluate("""() => [...document.querySelector('#editor').shadowRoot.querySelectorAll('.cm-line span')]
         .filter((s) => s.textContent === 'import').length""")
     assert highlighted >= 1, "the 'import' keyword is not highlighted"
     assert page.input_value("#examples") == "tensors"
@@ -296,18 +300,18 @@ def test_code_survives_reload_and_shared_link(pg):
     assert pg.page.input_value("#examples") == ""
     url = pg.page.url
     pg.page.reload()
-    pg.page.wait_for_function("window.borchPlayground && window.borchPlayground.editor", timeout=60_000)
+    pg.page.wait_for_function("() => window.borchPlayground && window.borchPlayground.editor", timeout=60_000)
     assert pg.page.evaluate("window.borchPlayground.editor.getCode()") == code
     # without the link, from localStorage
     pg.page.goto(pg.base + "playground/")
-    pg.page.wait_for_function("window.borchPlayground && window.borchPlayground.editor", timeout=60_000)
+    pg.page.wait_for_function("() => window.borchPlayground && window.borchPlayground.editor", timeout=60_000)
     assert pg.page.evaluate("window.borchPlayground.editor.getCode()") == code
     # a shared link opens the same code in a browser that has never seen it (no localStorage)
     other = pg.context.browser.new_context()
     page2 = other.new_page()
     page2.on("request", lambda r: pg.requests.append(r.url))
     page2.goto(url)
-    page2.wait_for_function("window.borchPlayground && window.borchPlayground.editor", timeout=60_000)
+    page2.wait_for_function("() => window.borchPlayground && window.borchPlayground.editor", timeout=60_000)
     assert page2.evaluate("window.borchPlayground.editor.getCode()") == code
     other.close()
     # and the reloaded page runs it

@@ -14,7 +14,7 @@ def test_wheel_contents(tmp_path):
     with zipfile.ZipFile(w) as z:
         names = set(z.namelist())
         assert "borch_webgpu/wgsl/elementwise.wgsl" in names
-        assert "borch_webgpu/js/gpu.js" in names and "borch_webgpu/js/runtime.mjs" in names
+        assert "borch_webgpu/js/gpu.mjs" in names and "borch_webgpu/js/runtime.mjs" in names
         assert "borch_webgpu/runtime/browser/package-lock.json" in names
         record = z.read(next(n for n in names if n.endswith("RECORD"))).decode()
         for line in record.splitlines():
