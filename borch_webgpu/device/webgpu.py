@@ -21,6 +21,7 @@ read; device/gpu_errors.py turns it into PyTorch's exception, naming the op and 
 from __future__ import annotations
 
 import json
+import os
 from collections import OrderedDict
 
 import numpy as np
@@ -385,11 +386,23 @@ _runtime: Runtime | None = None
 _unavailable: str | None = None
 
 
+def hidden_by_env(environ=None) -> str | None:
+    """Why the GPU is hidden, when ``CUDA_VISIBLE_DEVICES`` is ``""`` or ``"-1"`` (PyTorch's way to hide
+    every GPU; the playground's "cpu device" switch sets it): then tensors live on the cpu device."""
+    v = (os.environ if environ is None else environ).get("CUDA_VISIBLE_DEVICES")
+    if v is not None and v.strip() in ("", "-1"):
+        return f"hidden by CUDA_VISIBLE_DEVICES={v!r}: tensors run on the cpu device (numpy)"
+    return None
+
+
 async def init_async() -> Runtime | None:
     """Start the WebGPU device (async: call it from JS boot code or with ``await``)."""
     global _runtime, _unavailable
     if _runtime is not None or _unavailable is not None:
         return _runtime
+    _unavailable = hidden_by_env()
+    if _unavailable is not None:
+        return None
     js = _ffi.load_backend()
     info = json.loads(str(await js.init(UNIFORM_SLOTS)))
     if not info["ok"]:
@@ -407,6 +420,8 @@ def runtime() -> Runtime:
     if _unavailable is None:
         if not _ffi.IN_BROWSER:
             _unavailable = "not running in a browser (Pyodide); use device='cpu'"
+        elif hidden_by_env() is not None:
+            _unavailable = hidden_by_env()
         else:
             js = _ffi.load_backend()
             info = json.loads(str(_ffi.wait(js.init(UNIFORM_SLOTS), "starting WebGPU")))

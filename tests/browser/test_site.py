@@ -4,6 +4,7 @@ coverage page shows the counts; the models and vision pages are there; nothing l
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from pathlib import Path
 from urllib.parse import urljoin, urlparse
@@ -41,9 +42,10 @@ def site(playwright):
 
 
 @pytest.fixture(scope="module")
-def landing(site):
+def landing(site, text_log):
     context, base, log = site
     page = context.new_page()
+    text_log(page, ["#boot-text"])
     page.on("pageerror", lambda e: log["errors"].append(str(e)))
     page.goto(base)
     page.wait_for_function("() => window.borchLanding && window.borchLanding.lastExit !== undefined", timeout=120_000)
@@ -119,6 +121,26 @@ def test_api_search_finds_conv2d(site, artifacts):
     page.close()
 
 
+def test_api_search_names_pytorch_names_we_lack(site):
+    """A PyTorch name that borch_webgpu lacks is listed as such, with a link to the coverage page."""
+    context, base, log = site
+    page = context.new_page()
+    page.goto(base + "api/")
+    page.wait_for_function("() => window.borchApiReady === true")
+    page.fill("#api-search", "lstm")
+    page.wait_for_selector("#api-results:not([hidden]) li.missing")
+    ours = page.eval_on_selector_all("#api-results li:not(.missing) a code", "els => els.map(e => e.textContent)")
+    assert "torch.nn.LSTM" in ours, ours
+    lacking = page.locator("#api-results li.missing", has_text="torch.lstm_cell")
+    assert "not in borch_webgpu" in lacking.inner_text()
+    assert lacking.locator("a").get_attribute("href").endswith("coverage.html#torch")
+    assert "not in borch_webgpu (see coverage)" in page.inner_text("#api-count")
+    page.fill("#api-search", "lstm_cell")           # nothing of ours: the answer is still not "0 names"
+    page.wait_for_function("() => document.getElementById('api-count').textContent.includes('not in')")
+    assert page.inner_text("#api-count").startswith("0 names; ")
+    page.close()
+
+
 def test_coverage_page_shows_counts(site):
     context, base, log = site
     data = json.loads((SITE / "api" / "coverage.json").read_text())
@@ -187,6 +209,41 @@ def test_folders_without_their_slash_and_missing_pages(site):
         ["/" + w for w in WAYS]
     log["failed"].remove(f"404 {base}lessons/no-such-lesson.html")
     page.close()
+
+
+def test_landing_shows_boot_progress(landing, text_log):
+    log = landing.evaluate("window.borchLanding.progressLog")
+    assert list(dict.fromkeys(e["stage"] for e in log if e["done"])) == ["python", "numpy", "borch_webgpu", "device"]
+    texts = [e["text"] for e in text_log.read(landing, "#boot-text")]
+    assert any(re.match(r"Starting Python: Python \d+\.\d of \d+\.\d MB", t) for t in texts), texts
+    assert any("numpy" in t and " MB" in t for t in texts), "\n".join(texts[-12:])
+    assert landing.locator("#boot-progress").is_hidden()    # gone once Python is ready
+
+
+def test_a_reload_comes_from_the_browser_cache(playwright, summary_line, tmp_path):
+    """With a browser profile (a disk cache, as a person's browser has), the second visit downloads
+    nothing again: the server's ETag / Last-Modified let the browser revalidate (304)."""
+    site = Site(root=SITE)
+    httpd = serve(site)
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    sent = []
+    ctx = playwright.chromium.launch_persistent_context(str(tmp_path / "profile"), executable_path=chromium_path(),
+                                                        args=CHROMIUM_FLAGS, headless=True)
+    try:
+        for _ in range(2):
+            before = site.body_bytes
+            page = ctx.new_page()
+            page.goto(base)
+            page.wait_for_function("() => window.borchLanding && window.borchLanding.timings !== undefined",
+                                   timeout=120_000)
+            sent.append(site.body_bytes - before)
+            page.close()
+    finally:
+        ctx.close()
+        httpd.shutdown()
+    summary_line(f"landing page: first visit {sent[0] / 1e6:.1f} MB, reload {sent[1] / 1e6:.2f} MB")
+    assert sent[0] > 15e6, sent          # Pyodide, numpy and the wheel
+    assert sent[1] < 100_000, sent
 
 
 def test_site_requests_stay_on_origin(site):

@@ -178,3 +178,4 @@ def test_200_concurrent_requests_get_the_right_bytes(tmp_path):
     assert not bad, bad
     assert 1 <= httpd.peak <= MAX_THREADS, httpd.peak
     assert elapsed < 60, elapsed
+

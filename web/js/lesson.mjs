@@ -2,7 +2,7 @@
 // cell with a Run button; the cells of a page share one Python namespace in one PyWorker, like a
 // notebook. Running a cell first runs the cells above it that have not run yet. The exercise cell
 // has Check: it runs the learner's code, then hidden check code against the same namespace.
-import { PyWorker } from "./client.mjs";
+import { PyWorker, bootText } from "./client.mjs";
 
 const $ = (id) => document.getElementById(id);
 const data = JSON.parse($("lesson-data").textContent);
@@ -60,7 +60,9 @@ function startWorker() {
     onStdout: (t) => sink && sink.stdout(t),
     onStderr: (t) => sink && sink.stderr(t),
     onLog: (n, s, v) => sink && sink.log && sink.log(n, s, v),
+    onProgress: (p) => { if (!page.ready) setStatus(bootText(p), "wait"); },
   });
+  page.progressLog = py.progressLog;
   watchReady();
 }
 
