@@ -125,6 +125,9 @@ async function bootInner(opts, done) {
   const pyodide = await loadPyodide({ indexURL: opts.indexURL, fullStdLib: false });
   // the WebGPU backend as a module (device/_ffi.py calls it): no eval, which the site's CSP refuses
   globalThis.borchCreateBackend = (await import("./gpu.mjs")).createBackend;
+  // Python's way to load a JS module from the site (`await js.borchImport("/ort/ort.webgpu.min.mjs")`):
+  // pyodide.code.run_js evaluates a string, which the site's CSP refuses
+  globalThis.borchImport = (url) => import(url);
   const tPyodide = performance.now();
   done("python");
   if (opts.onStdout) pyodide.setStdout(streamWriter(opts.onStdout));
