@@ -156,6 +156,8 @@ def _not_modified(headers, etag: str, mtime: float) -> bool:
 def make_handler(site: Site, quiet: bool = True):
     class Handler(SimpleHTTPRequestHandler):
         timeout = 60   # a client that sends nothing for this long is dropped (it holds a thread)
+        server_version = "borch_webgpu"   # not Python's version
+        sys_version = ""
 
         def do_GET(self):  # noqa: N802
             self._serve(head=False)

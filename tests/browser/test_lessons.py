@@ -57,6 +57,9 @@ class Driver:
         self.errors: list[str] = []
         self.page.on("request", lambda r: self.requests.append(r.url))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        # the server's Content-Security-Policy refusing something the page does is an error too
+        self.page.on("console", lambda m: self.errors.append(m.text)
+                     if m.type == "error" and "Content Security Policy" in m.text else None)
         self.page.goto(base + name + ".html")
         self.t0 = time.perf_counter()
         self.data = self.page.evaluate("JSON.parse(document.getElementById('lesson-data').textContent)")

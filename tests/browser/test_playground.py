@@ -73,6 +73,9 @@ def pg(playwright):
     p.requests, p.errors, p.context, p.site = [], [], context, site
     context.on("request", lambda r: p.requests.append(r.url))
     page.on("pageerror", lambda e: p.errors.append(str(e)))
+    # the server's Content-Security-Policy refusing something the page does is an error too
+    page.on("console", lambda m: p.errors.append(m.text)
+            if m.type == "error" and "Content Security Policy" in m.text else None)
     page.goto(base + "playground/")
     p.wait_ready()
     yield p

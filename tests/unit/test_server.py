@@ -70,7 +70,8 @@ def test_every_answer_carries_the_security_headers(server):
         assert h.get("x-content-type-options") == "nosniff", path
         assert h.get("cross-origin-opener-policy") == "same-origin", path
         assert h.get("cross-origin-embedder-policy") == "require-corp", path
-    assert get(port, "/app.mjs")[1]["content-type"] == "text/javascript"
+    h = get(port, "/app.mjs")[1]
+    assert h["content-type"] == "text/javascript" and "python" not in h["server"].lower(), h
 
 
 def test_a_folder_without_its_slash_redirects(server, tree):

@@ -214,7 +214,9 @@ function drawChart(cell) {
     const color = COLORS[k % COLORS.length];
     svg += `<polyline fill="none" stroke="${color}" stroke-width="1.8" points="${d}"/>`;
     const lastV = pts[pts.length - 1][1];
-    legend.push(`<span style="color:${color}">\u25cf ${esc(name)}</span> ${fmt(lastV)} ` +
+    // the dot is an SVG attribute, not a style attribute: the site's CSP allows no inline styles
+    legend.push(`<svg class="dot" viewBox="0 0 10 10" aria-hidden="true"><circle cx="5" cy="5" r="4" fill="${color}"/></svg> ` +
+      `${esc(name)} ${fmt(lastV)} ` +
       `<span class="muted">(min ${fmt(y0)}, max ${fmt(y1)}, ${pts.length} points)</span>`);
   });
   box.innerHTML = svg + "</svg>" + `<div class="legend">${legend.join("<br>")}</div>`;
