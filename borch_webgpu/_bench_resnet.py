@@ -281,7 +281,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--gpu-steps", type=int, help="extra steps with GPU timing on (0: none; default = steps)")
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--profile", action="store_true", help="time every dispatch of the compiled graphs once")
-    ap.add_argument("--replay-chunk", type=int, help="dispatches per submit when a graph replays (js/gpu.js; 128)")
+    ap.add_argument("--replay-chunk", type=int, help="dispatches per submit when a graph replays (js/gpu.mjs; 128)")
     ap.add_argument("--no-trace-fusion", action="store_true", help="register graphs without fusing over the "
                     "trace (device/trace_fusion.py), for A/B runs")
     ap.add_argument("--no-residual-fusion", action="store_true", help="fuse conv + batch norm over the trace "

@@ -121,7 +121,9 @@ class BrowserSession:
             window.borchRun(s, p, a).then((c) => { window.__borchResult = {code: c}; },
                                          (e) => { window.__borchResult = {error: String(e && e.stack || e)}; }); }""",
                            [source, guest, argv])
-        self.page.wait_for_function("window.__borchResult !== undefined", polling=100,
+        # a function, not an expression: Playwright runs a string expression through eval, which the
+        # server's Content-Security-Policy refuses (script-src without 'unsafe-eval')
+        self.page.wait_for_function("() => window.__borchResult !== undefined", polling=100,
                                     timeout=(timeout_s * 1000) if timeout_s else 0)
         res = self.page.evaluate("window.__borchResult")
         if "error" in res:

@@ -1,33 +1,14 @@
-"""Serve build/site/ on http://127.0.0.1:8000 with cross-origin isolation headers."""
+"""Serve build/site/ on http://127.0.0.1:8000 with cross-origin isolation and security headers
+(borch_webgpu/_server.py; --port N, --host H, --root DIR)."""
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from borch_webgpu._server import Site, serve  # noqa: E402
-
-
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--port", type=int, default=8000)
-    ap.add_argument("--host", default="127.0.0.1")
-    ns = ap.parse_args()
-    site = ROOT / "build" / "site"
-    if not (site / "index.html").exists():
-        sys.exit("build/site is missing: run python scripts/build_site.py first")
-    httpd = serve(Site(root=site), ns.host, ns.port, quiet=False)
-    print(f"serving borch_webgpu on http://{ns.host}:{httpd.server_address[1]}/  (Ctrl+C stops)", flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        httpd.shutdown()
-
+from borch_webgpu._server import main  # noqa: E402
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(default_root=ROOT / "build" / "site"))

@@ -113,3 +113,39 @@ def replay_on_webgpu(browser, summary_line):
         assert last and " 0 failed" in last[-1]
 
     return run
+
+
+# Records every text an element shows (each textContent assignment replaces its text node, so every
+# mutation record carries one value), with performance.now(): a page's boot goes by too fast to poll.
+_TEXT_LOG_JS = """(selectors) => {
+  window.__texts = {};
+  const watch = () => {
+    for (const sel of selectors) {
+      const el = document.querySelector(sel);
+      if (!el || el.__watched) continue;
+      el.__watched = true;
+      const log = (window.__texts[sel] = [{ t: performance.now(), text: el.textContent }]);
+      new MutationObserver((ms) => {
+        for (const m of ms) for (const n of m.addedNodes) log.push({ t: performance.now(), text: n.textContent });
+      }).observe(el, { childList: true, characterData: true, subtree: true });
+    }
+  };
+  document.addEventListener("DOMContentLoaded", watch);
+  new MutationObserver(watch).observe(document, { childList: true, subtree: true });
+}"""
+
+
+class TextLog:
+    """text_log(page, [selectors]) before page.goto; later text_log.read(page, selector) -> [{t, text}]."""
+
+    def __call__(self, page, selectors):
+        import json
+        page.add_init_script(f"({_TEXT_LOG_JS})({json.dumps(list(selectors))})")
+
+    def read(self, page, selector):
+        return page.evaluate("(s) => (window.__texts || {})[s] || []", selector)
+
+
+@pytest.fixture(scope="session")
+def text_log():
+    return TextLog()

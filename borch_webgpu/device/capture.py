@@ -2,7 +2,7 @@
 
 While a :class:`Capture` is active, :meth:`Runtime.dispatch <borch_webgpu.device.webgpu.Runtime.dispatch>`
 appends each dispatch (pipeline, layout, buffer ids, uniform words, grid) to it. Ending the capture
-turns the list into a :class:`Graph`: js/gpu.js creates the graph's own uniform buffer and bind
+turns the list into a :class:`Graph`: js/gpu.mjs creates the graph's own uniform buffer and bind
 groups once (``registerGraph``), and :meth:`Graph.replay` re-submits every dispatch with one
 JavaScript call (``replay``), together with whatever eager work is pending, input copies before
 it and output copies after it.

@@ -78,7 +78,7 @@ class GraphRuntime:
         self._call("dropGraph", g.gid)
 
     def replay(self, g: capture.Graph, pre_copies=(), post_copies=()) -> None:
-        """Submit pending eager work, pre_copies, the graph, post_copies in one JS call (js/gpu.js
+        """Submit pending eager work, pre_copies, the graph, post_copies in one JS call (js/gpu.mjs
         submits the graph in chunks as it encodes them). Copies are flat (src, src_offset, dst,
         dst_offset, nbytes) lists of buffer ids and bytes."""
         if capture._active is not None:
@@ -96,7 +96,7 @@ class GraphRuntime:
             self.replayed_fallible(g.label)
 
     def profile(self, g: capture.Graph) -> list[int] | None:
-        """Per-dispatch GPU nanoseconds of one more run of g's dispatches (js/gpu.js profileGraph); None
+        """Per-dispatch GPU nanoseconds of one more run of g's dispatches (js/gpu.mjs profileGraph); None
         without timestamp-query. Replay hooks do not run: per-replay values keep the last replay's."""
         if capture._active is not None:
             capture._active.cannot(f"profiling graph '{g.label}'")

@@ -1,7 +1,7 @@
 """The WebGPU device, Python side: buffers, pipelines, bind groups, the command stream, readback.
 
 Everything here is plain data (integer ids and lists of words) so that a recorded stream can be
-replayed: Python decides every id; js/gpu.js executes streams. Per dispatch nothing crosses to
+replayed: Python decides every id; js/gpu.mjs executes streams. Per dispatch nothing crosses to
 JavaScript: the dispatch, its bind group (when new) and its uniform block are appended to the
 pending stream, which one ``flush`` call submits as a single compute pass.
 
@@ -9,7 +9,7 @@ Buffers come from a size-bucketed pool and return to it as soon as their tensor 
 kernel may write a buffer that earlier dispatches of the same pass still read, because WebGPU
 orders dispatches within a pass. A host upload (queue.writeBuffer) is not ordered with recorded
 work, so writing into a buffer released since the last flush flushes first. Buffers are
-destroyed only after the queue has finished the work that used them (js/gpu.js waits on
+destroyed only after the queue has finished the work that used them (js/gpu.mjs waits on
 onSubmittedWorkDone). Eager work is submitted every EAGER_FLUSH dispatches and at every read.
 
 A region can be captured instead (device/capture.py, device/gpu_replay.py): its dispatches become
@@ -21,6 +21,7 @@ read; device/gpu_errors.py turns it into PyTorch's exception, naming the op and 
 from __future__ import annotations
 
 import json
+import os
 from collections import OrderedDict
 
 import numpy as np
@@ -218,7 +219,7 @@ class Runtime(GraphRuntime, KernelErrors):
 
     def _finish_read(self, raw: bytes, nbytes: int, what: str, serial: int) -> bytes:
         """The data of a read; raises what the kernels submitted before it found (device/gpu_errors.py)."""
-        if raw[nbytes + 16:nbytes + 20] != b"\0\0\0\0":  # device errors are waiting (js/gpu.js read)
+        if raw[nbytes + 16:nbytes + 20] != b"\0\0\0\0":  # device errors are waiting (js/gpu.mjs read)
             self.check_errors(what)
         self.checked = max(self.checked, serial)
         code, bad, size, _ = np.frombuffer(raw[nbytes:nbytes + 16], dtype=np.uint32)
@@ -322,7 +323,7 @@ class Runtime(GraphRuntime, KernelErrors):
         self.dispatches += 1
 
     def pending_uniforms(self) -> tuple[np.ndarray, int]:
-        """The recorded dispatches' uniform blocks packed for js/gpu.js, and how many there are."""
+        """The recorded dispatches' uniform blocks packed for js/gpu.mjs, and how many there are."""
         n = len(self.slots)
         u = self.uniform_host
         for i, words in enumerate(self.slots):
@@ -385,11 +386,23 @@ _runtime: Runtime | None = None
 _unavailable: str | None = None
 
 
+def hidden_by_env(environ=None) -> str | None:
+    """Why the GPU is hidden, when ``CUDA_VISIBLE_DEVICES`` is ``""`` or ``"-1"`` (PyTorch's way to hide
+    every GPU; the playground's "cpu device" switch sets it): then tensors live on the cpu device."""
+    v = (os.environ if environ is None else environ).get("CUDA_VISIBLE_DEVICES")
+    if v is not None and v.strip() in ("", "-1"):
+        return f"hidden by CUDA_VISIBLE_DEVICES={v!r}: tensors run on the cpu device (numpy)"
+    return None
+
+
 async def init_async() -> Runtime | None:
     """Start the WebGPU device (async: call it from JS boot code or with ``await``)."""
     global _runtime, _unavailable
     if _runtime is not None or _unavailable is not None:
         return _runtime
+    _unavailable = hidden_by_env()
+    if _unavailable is not None:
+        return None
     js = _ffi.load_backend()
     info = json.loads(str(await js.init(UNIFORM_SLOTS)))
     if not info["ok"]:
@@ -407,6 +420,8 @@ def runtime() -> Runtime:
     if _unavailable is None:
         if not _ffi.IN_BROWSER:
             _unavailable = "not running in a browser (Pyodide); use device='cpu'"
+        elif hidden_by_env() is not None:
+            _unavailable = hidden_by_env()
         else:
             js = _ffi.load_backend()
             info = json.loads(str(_ffi.wait(js.init(UNIFORM_SLOTS), "starting WebGPU")))

@@ -65,17 +65,71 @@ function streamWriter(cb) {
   };
 }
 
+// Which boot stage a downloaded file belongs to (onProgress reports bytes per stage).
+export const STAGES = ["python", "numpy", "borch_webgpu", "device"];
+function stageOf(url) {
+  const name = String(url).split("?")[0].split("/").pop();
+  if (name.startsWith("numpy-")) return "numpy";
+  if (name.startsWith("borch_webgpu-")) return "borch_webgpu";
+  return "python";   // pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json
+}
+
+// While `body` runs, every fetch's bytes are counted as they stream in: onProgress({stage, loaded,
+// total, done}) per stage (total from Content-Length; a revalidated, cached file counts as well).
+async function countingFetches(onProgress, body) {
+  const orig = globalThis.fetch;
+  const stages = {};
+  const report = (stage) => onProgress({ stage, ...stages[stage] });
+  globalThis.fetch = async (input, init) => {
+    const resp = await orig(input, init);
+    const stage = stageOf(input instanceof Request ? input.url : String(input));   // a string or a URL
+    const st = (stages[stage] ||= { loaded: 0, total: 0, done: false });
+    if (!resp.ok || !resp.body) return resp;
+    st.total += Number(resp.headers.get("Content-Length")) || 0;
+    report(stage);
+    const counter = new TransformStream({
+      transform(chunk, ctl) { st.loaded += chunk.byteLength; report(stage); ctl.enqueue(chunk); },
+    });
+    const out = new Response(resp.body.pipeThrough(counter),
+                             { status: resp.status, statusText: resp.statusText, headers: resp.headers });
+    Object.defineProperty(out, "url", { value: resp.url });
+    return out;
+  };
+  try {
+    return await body((stage, finished = true) => {   // a stage starts (finished false) or ends
+      const st = (stages[stage] ||= { loaded: 0, total: 0, done: false });
+      st.done = finished;
+      report(stage);
+    });
+  } finally {
+    globalThis.fetch = orig;
+  }
+}
+
 // opts: { indexURL, wheelURL, onStdout(text), onStderr(text), and optionally loadPyodide,
+//         onProgress({stage, loaded, total, done}) (stage: one of STAGES; the browser pages show it),
 //         packages (default: numpy and the wheel), beforePackages(pyodide), dataURL (default: the
 //         data/ folder next to pyodide/), dataPath (a folder in Pyodide's file system instead),
 //         env (variables set in Python's os.environ before the device starts, e.g.
 //         { BORCH_WEBGPU_LAUNCH_BLOCKING: "1" }) }
 export async function boot(opts) {
+  if (!opts.onProgress) return bootInner(opts, () => {});
+  opts.onProgress({ stage: "python", loaded: 0, total: 0, done: false });
+  return countingFetches(opts.onProgress, (done) => bootInner(opts, done));
+}
+
+async function bootInner(opts, done) {
   const t0 = performance.now();
   let loadPyodide = opts.loadPyodide;
   if (!loadPyodide) ({ loadPyodide } = await import(opts.indexURL + "pyodide.mjs"));
   const pyodide = await loadPyodide({ indexURL: opts.indexURL, fullStdLib: false });
+  // the WebGPU backend as a module (device/_ffi.py calls it): no eval, which the site's CSP refuses
+  globalThis.borchCreateBackend = (await import("./gpu.mjs")).createBackend;
+  // Python's way to load a JS module from the site (`await js.borchImport("/ort/ort.webgpu.min.mjs")`):
+  // pyodide.code.run_js evaluates a string, which the site's CSP refuses
+  globalThis.borchImport = (url) => import(url);
   const tPyodide = performance.now();
+  done("python");
   if (opts.onStdout) pyodide.setStdout(streamWriter(opts.onStdout));
   if (opts.onStderr) pyodide.setStderr(streamWriter(opts.onStderr));
   if (opts.env && Object.keys(opts.env).length) {
@@ -85,9 +139,12 @@ export async function boot(opts) {
   if (opts.beforePackages) await opts.beforePackages(pyodide);
   await pyodide.loadPackage(opts.packages || ["numpy", opts.wheelURL], { messageCallback: () => {}, errorCallback: (m) => opts.onStderr && opts.onStderr(m + "\n") });
   const tPackages = performance.now();
+  done("numpy");
+  done("borch_webgpu");
   // data sets come from our own origin (the site's data/ folder), or a folder mounted under Node
   const dataURL = opts.dataPath ? null : (opts.dataURL || new URL("../data/", opts.indexURL).href);
   pyodide.globals.set("_borch_data", pyodide.toPy({ url: dataURL, path: opts.dataPath || null }));
+  done("device", false);   // the WebGPU probe starts: "no adapter" can be said only after it ends
   pyodide.runPython("import borch_webgpu._data as _d; _d.configure(**_borch_data); del _borch_data");
   const gpuJSON = await pyodide.runPythonAsync(`
 import json, borch_webgpu
@@ -98,6 +155,7 @@ json.dumps({"available": await _w.init_async(),
             "version": borch_webgpu.__version__})
 `);
   pyodide.runPython(RUN_MAIN);
+  done("device");
   const tDone = performance.now();
   const gpu = JSON.parse(gpuJSON);
   return {

@@ -162,8 +162,8 @@ def coverage_page(rows: list[dict], frozen: dict, by_name: dict[str, Entry]) -> 
         pct = 100.0 * have / total if total else 100.0
         trs.append(f'<tr data-ns="{esc(ns)}" data-have="{have}" data-torch="{total}" data-extra="{extra}" '
                    f'data-missing="{len(r["missing"])}"><td><a href="#{esc(ns)}"><code>{esc(ns)}</code></a></td>'
-                   f'<td class="num">{have} / {total}</td><td class="num"><span class="bar"><span style="width:'
-                   f'{pct:.1f}%"></span></span> {pct:.0f}%</td><td class="num">{extra}</td></tr>')
+                   f'<td class="num">{have} / {total}</td><td class="num"><svg class="bar" aria-hidden="true">'
+                   f'<rect height="100%" width="{pct:.1f}%"/></svg> {pct:.0f}%</td><td class="num">{extra}</td></tr>')
         missing = " ".join(f'<a href="{_torch_doc(ns, n)}" rel="noreferrer"><code>{esc(n)}</code></a>'
                            for n in r["missing"])
         extras = " ".join(_our_link(ns, n, by_name) for n in r["extra"])

@@ -38,10 +38,15 @@ const theme = EditorView.theme({
   "&.cm-focused": { outline: "none" },
 });
 
+// The editor lives in a shadow root of `parent`: there CodeMirror's styles go into a constructed style
+// sheet (adoptedStyleSheets) instead of a <style> element, which the site's Content-Security-Policy
+// (style-src 'self', no inline styles) would block, leaving the editor unstyled.
 export function createEditor(parent, { doc = "", onRun = () => {}, onChange = () => {} } = {}) {
   const run = () => { onRun(); return true; };
+  const root = parent.shadowRoot || parent.attachShadow({ mode: "open" });
   const view = new EditorView({
-    parent,
+    parent: root,
+    root,
     state: EditorState.create({
       doc,
       extensions: [

@@ -16,10 +16,14 @@ Pages are ordered by file name (``01-tensors.md``); each section gets an index p
 import html
 import json
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import markdown
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _api_html import header  # noqa: E402  (the site-wide header, shared with api/, models/, vision/)
 
 ROOT = Path(__file__).resolve().parents[2]
 SECTIONS = {
@@ -176,14 +180,6 @@ def render_page(page: Page) -> None:
     page.cells = cells
 
 
-def _nav(site: Path, depth: str) -> str:
-    links = [("playground/", "Playground"), ("lessons/", "Lessons"), ("tutorials/", "Tutorials"),
-             ("api/", "API"), ("models/", "Models")]
-    items = "".join(f'<a href="{depth}{href}">{label}</a>' for href, label in links
-                    if href in ("lessons/", "tutorials/") or (site / href / "index.html").exists())
-    return f'<header class="top"><a class="brand" href="{depth}">borch_webgpu</a><nav>{items}</nav></header>'
-
-
 def _head(title: str) -> str:
     return ('<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -214,7 +210,7 @@ def page_html(page: Page, pages: list[Page], site: Path) -> str:
             "exercises": {str(n): {"check": c.check, "solution": c.solution}
                           for n, c in enumerate(page.cells, 1) if c.kind == "exercise"}}
     return (_head(f"{noun} {page.number}: {page.title}") +
-            f'<body class="lesson-page">\n{_nav(site, "../")}\n'
+            f'<body class="lesson-page">\n{header("../", name)}\n'
             '<div class="runtime-bar" id="runtime-bar"><span id="rt-dot" class="dot wait"></span>'
             '<span id="rt-status">Starting Python and WebGPU&hellip;</span>'
             '<span class="rt-actions"><button type="button" id="rt-run-all" class="secondary">Run all</button>'
@@ -242,7 +238,7 @@ def index_html(section: str, pages: list[Page], site: Path) -> str:
         items.append(f'<li><a href="{p.href}"><span class="num">{p.number}</span><span class="t">'
                      f'{html.escape(p.title)}</span><small>{html.escape(p.summary)}</small>'
                      f'<small class="meta">{extra}</small></a></li>')
-    return (_head(name) + f'<body>\n{_nav(site, "../")}\n<main>\n<h1>{name}</h1>\n<p class="lead">{blurb}</p>\n'
+    return (_head(name) + f'<body>\n{header("../", name)}\n<main>\n<h1>{name}</h1>\n<p class="lead">{blurb}</p>\n'
             f'<ol class="lesson-list">{"".join(items)}</ol>\n'
             f'<p class="muted">See also the <a href="../{other}/">{SECTIONS[other][0].lower()}</a>.</p>\n'
             '</main>\n</body>\n</html>\n')
@@ -278,7 +274,6 @@ def build(site_dir: Path) -> dict[str, list[Page]]:
 
 
 if __name__ == "__main__":
-    import sys
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "build" / "site"
     for sec, ps in build(target).items():
         print(f"{sec}: {len(ps)} pages")

@@ -13,12 +13,17 @@ def esc(text) -> str:
     return html.escape(str(text), quote=True)
 
 
-def page(title: str, body: str, *, root: str = "../", active: str = "", scripts: tuple[str, ...] = (),
-         wide: bool = False) -> str:
-    """A whole page. ``root``: the relative path to the site root (``../`` from api/index.html)."""
+def header(root: str = "../", active: str = "") -> str:
+    """The site's header: the brand and a link to each of the six sections (every page has it)."""
     active_attr = ' class="active"'
     nav = "".join(f'<a href="{root}{href}"{active_attr if label == active else ""}>{label}</a>'
                   for label, href in NAV)
+    return f'<header class="top"><a class="brand" href="{root}">borch_webgpu</a><nav>{nav}</nav></header>'
+
+
+def page(title: str, body: str, *, root: str = "../", active: str = "", scripts: tuple[str, ...] = (),
+         wide: bool = False) -> str:
+    """A whole page. ``root``: the relative path to the site root (``../`` from api/index.html)."""
     js = "".join(f'<script type="module" src="{esc(s)}"></script>' for s in scripts)
     return f"""<!doctype html>
 <html lang="en">
@@ -30,7 +35,7 @@ def page(title: str, body: str, *, root: str = "../", active: str = "", scripts:
 <link rel="stylesheet" href="{root}css/site.css">
 </head>
 <body>
-<header class="top"><a class="brand" href="{root}">borch_webgpu</a><nav>{nav}</nav></header>
+{header(root, active)}
 <main{' class="wide"' if wide else ''}>
 {body}
 </main>

@@ -57,6 +57,9 @@ class Driver:
         self.errors: list[str] = []
         self.page.on("request", lambda r: self.requests.append(r.url))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        # the server's Content-Security-Policy refusing something the page does is an error too
+        self.page.on("console", lambda m: self.errors.append(m.text)
+                     if m.type == "error" and "Content Security Policy" in m.text else None)
         self.page.goto(base + name + ".html")
         self.t0 = time.perf_counter()
         self.data = self.page.evaluate("JSON.parse(document.getElementById('lesson-data').textContent)")
@@ -210,3 +213,21 @@ def test_index_pages_link_every_page(lesson_browser):
     assert seen == [p for p in PAGES if p.startswith("lessons/")], seen
     page.close()
     assert _hosts(requests) == {"127.0.0.1"}, requests
+
+
+def test_a_lesson_page_shows_boot_progress(lesson_browser, text_log):
+    """While Python boots, the runtime bar names the download in progress and its bytes."""
+    browser, base = lesson_browser
+    page = browser.new_page()
+    text_log(page, ["#rt-status"])
+    page.goto(base + PAGES[0] + ".html")
+    page.wait_for_function("() => window.borchLesson && (window.borchLesson.ready || !!window.borchLesson.error)",
+                           timeout=180_000)
+    assert page.evaluate("window.borchLesson.ready"), page.evaluate("window.borchLesson.error")
+    texts = [e["text"] for e in text_log.read(page, "#rt-status")]
+    assert any(re.match(r"Starting Python: Python \d+\.\d of \d+\.\d MB", t) for t in texts), texts
+    assert any(t.startswith("Starting Python: probing WebGPU") for t in texts), texts
+    assert page.inner_text("#rt-status").startswith("Ready in ")
+    stages = page.evaluate("window.borchLesson.progressLog.filter((e) => e.done).map((e) => e.stage)")
+    assert list(dict.fromkeys(stages)) == ["python", "numpy", "borch_webgpu", "device"]
+    page.close()

@@ -34,7 +34,7 @@ class Playground:
         return self.page.evaluate(f"window.borchPlayground.{key}")
 
     def wait_ready(self, timeout_s: float = 180):
-        self.page.wait_for_function("window.borchPlayground && window.borchPlayground.ready === true",
+        self.page.wait_for_function("() => window.borchPlayground && window.borchPlayground.ready === true",
                                     timeout=timeout_s * 1000)
 
     def set_code(self, code: str):
@@ -63,15 +63,19 @@ def pg(playwright):
     if not (SITE / "playground" / "editor.js").exists():
         pytest.fail(f"{SITE} has no playground/editor.js: scripts/test.sh builds the site "
                     "(python scripts/build_site.py)")
-    httpd = serve(Site(root=SITE))
+    site = Site(root=SITE)
+    httpd = serve(site)
     base = f"http://127.0.0.1:{httpd.server_address[1]}/"
     browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS, headless=True)
     context = browser.new_context(viewport={"width": 1400, "height": 950}, accept_downloads=True)
     page = context.new_page()
     p = Playground(page, base)
-    p.requests, p.errors, p.context = [], [], context
+    p.requests, p.errors, p.context, p.site = [], [], context, site
     context.on("request", lambda r: p.requests.append(r.url))
     page.on("pageerror", lambda e: p.errors.append(str(e)))
+    # the server's Content-Security-Policy refusing something the page does is an error too
+    page.on("console", lambda m: p.errors.append(m.text)
+            if m.type == "error" and "Content Security Policy" in m.text else None)
     page.goto(base + "playground/")
     p.wait_ready()
     yield p
@@ -85,9 +89,13 @@ def test_page_boots_with_the_bundled_editor(pg):
     assert page.evaluate("crossOriginIsolated"), "the server must send COOP/COEP (Stop needs SharedArrayBuffer)"
     # CodeMirror from our own bundle, with Python highlighting
     assert page.locator("#editor .cm-editor .cm-content").count() == 1
-    assert page.evaluate("document.querySelector('#editor .cm-content').dataset.language") == "python"
+    # the editor sits in #editor's shadow root (its styles are a constructed sheet: the CSP allows no <style>)
+    assert page.evaluate("document.querySelector('#editor').shadowRoot.querySelector('.cm-content')"
+                         ".dataset.language") == "python"
+    assert page.evaluate("getComputedStyle(document.querySelector('#editor').shadowRoot"
+                         ".querySelector('.cm-gutters')).backgroundColor") == "rgb(248, 250, 252)", "the editor is unstyled"
     assert any(u.endswith("/playground/editor.js") for u in pg.requests)
-    highlighted = page.evaluate("""() => [...document.querySelectorAll('#editor .cm-line span')]
+    highlighted = page.evaluate("""() => [...document.querySelector('#editor').shadowRoot.querySelectorAll('.cm-line span')]
         .filter((s) => s.textContent === 'import').length""")
     assert highlighted >= 1, "the 'import' keyword is not highlighted"
     assert page.input_value("#examples") == "tensors"
@@ -128,8 +136,11 @@ def test_example_runs_to_completion(pg, name, artifacts, summary_line):
     assert "Traceback" not in out, out[-3000:]
     assert LAST_LINE[name] in out.strip().splitlines()[-1], out[-1000:]
     assert page.inner_text("#run").strip().endswith("Run")
+    # data-points follows the plot on its next animation frame: the last point may have just arrived
+    page.wait_for_function("() => document.getElementById('plot').dataset.points === "
+                           "String(window.borchPlayground.plot.pointCount())", timeout=5_000)
     points = int(page.get_attribute("#plot", "data-points"))
-    assert points == pg.page.evaluate("window.borchPlayground.plot.pointCount()") and points >= 30, points
+    assert points >= 30, points
     steps = int(page.get_attribute("#instruments", "data-steps"))
     assert steps >= 30, steps
     facts = {k: page.inner_text(f'#instruments [data-k="{k}"]')
@@ -296,18 +307,18 @@ def test_code_survives_reload_and_shared_link(pg):
     assert pg.page.input_value("#examples") == ""
     url = pg.page.url
     pg.page.reload()
-    pg.page.wait_for_function("window.borchPlayground && window.borchPlayground.editor", timeout=60_000)
+    pg.page.wait_for_function("() => window.borchPlayground && window.borchPlayground.editor", timeout=60_000)
     assert pg.page.evaluate("window.borchPlayground.editor.getCode()") == code
     # without the link, from localStorage
     pg.page.goto(pg.base + "playground/")
-    pg.page.wait_for_function("window.borchPlayground && window.borchPlayground.editor", timeout=60_000)
+    pg.page.wait_for_function("() => window.borchPlayground && window.borchPlayground.editor", timeout=60_000)
     assert pg.page.evaluate("window.borchPlayground.editor.getCode()") == code
     # a shared link opens the same code in a browser that has never seen it (no localStorage)
     other = pg.context.browser.new_context()
     page2 = other.new_page()
     page2.on("request", lambda r: pg.requests.append(r.url))
     page2.goto(url)
-    page2.wait_for_function("window.borchPlayground && window.borchPlayground.editor", timeout=60_000)
+    page2.wait_for_function("() => window.borchPlayground && window.borchPlayground.editor", timeout=60_000)
     assert page2.evaluate("window.borchPlayground.editor.getCode()") == code
     other.close()
     # and the reloaded page runs it
@@ -320,3 +331,57 @@ def test_no_request_leaves_the_origin(pg):
     hosts = {urlparse(u).hostname for u in pg.requests if not u.startswith(("data:", "blob:"))}
     assert hosts == {"127.0.0.1"}, sorted(set(pg.requests))
     assert not pg.errors, pg.errors
+
+
+def test_nan_and_inf_losses_are_marked_on_the_plot(pg):
+    pg.set_code("import borch_webgpu as torch\n"
+                "for v in [1.0, 0.5, float('nan'), 0.25, float('inf'), -float('inf'), 0.1]:\n"
+                "    torch.log('loss', v)\n")
+    assert pg.run_and_wait()["exitCode"] == 0
+    pg.page.wait_for_function("() => document.getElementById('plot').dataset.points === '7'")
+    assert pg.page.get_attribute("#plot", "data-nonfinite") == "3"
+    marks = pg.page.evaluate("window.borchPlayground.plot.marks")
+    assert [(m["step"], m["kind"]) for m in marks] == [(2, "NaN"), (4, "inf"), (5, "-inf")], marks
+    top, bottom = marks[0]["y"], marks[2]["y"]
+    assert top < bottom and marks[1]["y"] == top      # NaN and +inf on the top edge, -inf at the bottom
+
+
+def test_boot_progress_and_the_cpu_switch(pg, text_log):
+    """A second tab: the status line shows each download's bytes while Python boots; "no WebGPU adapter"
+    appears nowhere before the WebGPU probe has finished; on SwiftShader the instruments say the cpu
+    device is faster here and switch to it (tests/browser/test_site.py checks the reload cache)."""
+    page = pg.context.new_page()
+    text_log(page, ["#status", '#instruments [data-k="gputime"]', '#instruments [data-k="badge"]'])
+    page.goto(pg.base + "playground/")
+    page.wait_for_function("() => window.borchPlayground && window.borchPlayground.ready === true", timeout=180_000)
+    log = page.evaluate("window.borchPlayground.progressLog")
+    ends = {e["stage"]: e for e in log if e["done"]}
+    assert list(ends) == ["python", "numpy", "borch_webgpu", "device"], log
+    assert ends["python"]["total"] > 5e6 and ends["python"]["loaded"] == ends["python"]["total"]
+    assert ends["numpy"]["total"] > 1e6 and ends["numpy"]["loaded"] == ends["numpy"]["total"]
+    status = [e["text"] for e in text_log.read(page, "#status")]
+    assert any(re.match(r"Starting Python: Python \d+\.\d of \d+\.\d MB", t) for t in status), status
+    assert any(re.match(r"Starting Python: (numpy|borch_webgpu) \d+\.\d of", t) for t in status), status
+    probe_done = ends["device"]["t"]
+    early = [e for sel in ('#instruments [data-k="gputime"]', '#instruments [data-k="badge"]')
+             for e in text_log.read(page, sel) if "no WebGPU" in e["text"] and e["t"] < probe_done]
+    assert not early, early
+    gpu = page.evaluate("window.borchPlayground.gpu")
+    switch = page.locator('#instruments [data-k="switch"]')
+    if not gpu["adapter"]["is_software"]:
+        assert switch.is_hidden()
+        page.close()
+        return
+    assert "cpu device (numpy) is faster" in page.inner_text('#instruments [data-k="warning"]')
+    assert switch.get_attribute("data-device") == "cpu" and "cpu device" in switch.inner_text()
+    switch.click()
+    page.wait_for_url(lambda u: "/playground/?device=cpu" in u)
+    page.wait_for_function("() => window.borchPlayground && window.borchPlayground.ready === true", timeout=180_000)
+    assert page.inner_text('#instruments [data-k="badge"]') == "cpu device"
+    page.evaluate("c => window.borchPlayground.editor.setCode(c)",
+                  "import borch_webgpu as torch\nprint(torch.cuda.is_available(), torch.ones(2).device)\n")
+    page.click("#run")
+    page.wait_for_function("() => window.borchPlayground.runs > 0 && !window.borchPlayground.running")
+    assert "False cpu" in page.inner_text("#output")
+    assert switch.get_attribute("data-device") == "webgpu"
+    page.close()

@@ -4,6 +4,7 @@ coverage page shows the counts; the models and vision pages are there; nothing l
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from pathlib import Path
 from urllib.parse import urljoin, urlparse
@@ -30,18 +31,24 @@ def site(playwright):
     context.on("request", lambda r: log["requests"].append(r.url))
     context.on("response", lambda r: log["failed"].append(f"{r.status} {r.url}") if r.status >= 400 else None)
     context.on("requestfailed", lambda r: log["failed"].append(f"failed {r.url}"))
+    # a Content-Security-Policy violation anywhere (the server's policy: this origin only) is a failure
+    log["csp"] = []
+    context.expose_function("borchCspViolation", lambda v: log["csp"].append(v))
+    context.add_init_script("document.addEventListener('securitypolicyviolation', (e) => window.borchCspViolation("
+                            "`${location.pathname}: ${e.violatedDirective} ${e.blockedURI}`))")
     yield context, base, log
     browser.close()
     httpd.shutdown()
 
 
 @pytest.fixture(scope="module")
-def landing(site):
+def landing(site, text_log):
     context, base, log = site
     page = context.new_page()
+    text_log(page, ["#boot-text"])
     page.on("pageerror", lambda e: log["errors"].append(str(e)))
     page.goto(base)
-    page.wait_for_function("window.borchLanding && window.borchLanding.lastExit !== undefined", timeout=120_000)
+    page.wait_for_function("() => window.borchLanding && window.borchLanding.lastExit !== undefined", timeout=120_000)
     return page
 
 
@@ -68,7 +75,7 @@ def test_landing_boots_and_runs_demo(site, landing, artifacts, summary_line):
 def test_check_my_gpu(landing, summary_line):
     page = landing
     page.click("#bench-run")
-    page.wait_for_function("window.borchLanding.bench !== undefined", timeout=120_000)
+    page.wait_for_function("() => window.borchLanding.bench !== undefined", timeout=120_000)
     r = page.evaluate("window.borchLanding.bench")
     assert not r.get("error"), page.inner_text("#demo-out")
     assert r["add"]["gbps"] > 0 and r["matmul"]["gflops"] > 0 and r["checked"], r
@@ -98,7 +105,7 @@ def test_api_search_finds_conv2d(site, artifacts):
     context, base, log = site
     page = context.new_page()
     page.goto(base + "api/")
-    page.wait_for_function("window.borchApiReady === true")
+    page.wait_for_function("() => window.borchApiReady === true")
     page.click("#api-search")
     page.keyboard.type("Conv2d")
     page.wait_for_selector("#api-results:not([hidden]) li")
@@ -111,6 +118,26 @@ def test_api_search_finds_conv2d(site, artifacts):
     entry = page.locator('[id="torch.nn.Conv2d"]')
     assert entry.is_visible()
     assert "pytorch.org/docs/stable/generated/torch.nn.Conv2d.html" in entry.inner_html()
+    page.close()
+
+
+def test_api_search_names_pytorch_names_we_lack(site):
+    """A PyTorch name that borch_webgpu lacks is listed as such, with a link to the coverage page."""
+    context, base, log = site
+    page = context.new_page()
+    page.goto(base + "api/")
+    page.wait_for_function("() => window.borchApiReady === true")
+    page.fill("#api-search", "lstm")
+    page.wait_for_selector("#api-results:not([hidden]) li.missing")
+    ours = page.eval_on_selector_all("#api-results li:not(.missing) a code", "els => els.map(e => e.textContent)")
+    assert "torch.nn.LSTM" in ours, ours
+    lacking = page.locator("#api-results li.missing", has_text="torch.lstm_cell")
+    assert "not in borch_webgpu" in lacking.inner_text()
+    assert lacking.locator("a").get_attribute("href").endswith("coverage.html#torch")
+    assert "not in borch_webgpu (see coverage)" in page.inner_text("#api-count")
+    page.fill("#api-search", "lstm_cell")           # nothing of ours: the answer is still not "0 names"
+    page.wait_for_function("() => document.getElementById('api-count').textContent.includes('not in')")
+    assert page.inner_text("#api-count").startswith("0 names; ")
     page.close()
 
 
@@ -142,6 +169,83 @@ def test_models_and_vision_pages(site):
     page.close()
 
 
+def _header_links(page: Path) -> set[str]:
+    """The site paths (from the root, ending in /) that the header of a built page links to."""
+    import posixpath
+    import re
+    head = re.search(r'<header class="top">(.*?)</header>', page.read_text(encoding="utf-8"), re.S)
+    assert head, f"{page.relative_to(SITE)} has no site header"
+    here = "/" + page.parent.relative_to(SITE).as_posix() + "/"
+    out = set()
+    for href in re.findall(r'<nav>.*?</nav>', head.group(1), re.S)[0].split('href="')[1:]:
+        href = href.split('"', 1)[0]
+        out.add(posixpath.normpath(posixpath.join(here, href)).rstrip("/") + "/")
+    return out
+
+
+def test_every_page_links_to_every_section():
+    """Every page of the site (landing, lessons, tutorials, API, models, vision, playground, the 404 page)
+    has the header with all six sections."""
+    pages = [p for p in SITE.rglob("*.html") if p.relative_to(SITE).parts[0] not in ("pyodide", "runtime", "ort")]
+    assert len(pages) > 30
+    want = {"/" + w for w in WAYS}
+    bad = {str(p.relative_to(SITE)): sorted(want - _header_links(p)) for p in pages if want - _header_links(p)}
+    assert not bad, bad
+
+
+def test_folders_without_their_slash_and_missing_pages(site):
+    """/lessons redirects to /lessons/, so its relative links work; a missing page is the site's own 404."""
+    context, base, log = site
+    page = context.new_page()
+    page.goto(base + "lessons")
+    assert page.url == base + "lessons/"
+    first = page.eval_on_selector("ol.lesson-list a", "a => a.href")   # resolved against the page's URL
+    assert first.startswith(base + "lessons/01-"), first
+    with urllib.request.urlopen(first) as resp:
+        assert resp.status == 200
+    resp = page.goto(base + "lessons/no-such-lesson.html")
+    assert resp.status == 404 and page.locator("#not-found").is_visible()
+    assert page.eval_on_selector_all("header.top nav a", "els => els.map(e => e.getAttribute('href'))") == \
+        ["/" + w for w in WAYS]
+    log["failed"].remove(f"404 {base}lessons/no-such-lesson.html")
+    page.close()
+
+
+def test_landing_shows_boot_progress(landing, text_log):
+    log = landing.evaluate("window.borchLanding.progressLog")
+    assert list(dict.fromkeys(e["stage"] for e in log if e["done"])) == ["python", "numpy", "borch_webgpu", "device"]
+    texts = [e["text"] for e in text_log.read(landing, "#boot-text")]
+    assert any(re.match(r"Starting Python: Python \d+\.\d of \d+\.\d MB", t) for t in texts), texts
+    assert any("numpy" in t and " MB" in t for t in texts), "\n".join(texts[-12:])
+    assert landing.locator("#boot-progress").is_hidden()    # gone once Python is ready
+
+
+def test_a_reload_comes_from_the_browser_cache(playwright, summary_line, tmp_path):
+    """With a browser profile (a disk cache, as a person's browser has), the second visit downloads
+    nothing again: the server's ETag / Last-Modified let the browser revalidate (304)."""
+    site = Site(root=SITE)
+    httpd = serve(site)
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    sent = []
+    ctx = playwright.chromium.launch_persistent_context(str(tmp_path / "profile"), executable_path=chromium_path(),
+                                                        args=CHROMIUM_FLAGS, headless=True)
+    try:
+        for _ in range(2):
+            before = site.body_bytes
+            page = ctx.new_page()
+            page.goto(base)
+            page.wait_for_function("() => window.borchLanding && window.borchLanding.timings !== undefined",
+                                   timeout=120_000)
+            sent.append(site.body_bytes - before)
+            page.close()
+    finally:
+        ctx.close()
+        httpd.shutdown()
+    summary_line(f"landing page: first visit {sent[0] / 1e6:.1f} MB, reload {sent[1] / 1e6:.2f} MB")
+    assert sent[0] > 15e6, sent          # Pyodide, numpy and the wheel
+    assert sent[1] < 100_000, sent
+
+
 def test_site_requests_stay_on_origin(site):
     """Runs last: every page above (and the worker) is in the log."""
     context, base, log = site
@@ -150,3 +254,4 @@ def test_site_requests_stay_on_origin(site):
     hosts = {urlparse(u).hostname for u in urls}
     assert hosts == {"127.0.0.1"}, [u for u in urls if urlparse(u).hostname != "127.0.0.1"]
     assert not log["failed"], log["failed"]
+    assert not log["csp"], log["csp"]

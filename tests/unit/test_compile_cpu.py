@@ -65,7 +65,7 @@ def test_optimizer_hyperparameters_are_plain_numbers_outside_a_capture():
 
 
 class FakeJS:
-    """Records the calls the runtime makes; enough of js/gpu.js for bookkeeping tests."""
+    """Records the calls the runtime makes; enough of js/gpu.mjs for bookkeeping tests."""
 
     def __init__(self):
         self.calls = []

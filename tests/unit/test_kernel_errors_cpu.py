@@ -105,3 +105,11 @@ def test_sync_debug_mode_warns_or_raises_at_a_read():
     rt.sync_debug_mode = 2
     with pytest.raises(RuntimeError, match="called a synchronizing WebGPU operation: Tensor.item()"):
         rt.note_sync("Tensor.item()")
+
+
+def test_cuda_visible_devices_empty_hides_the_gpu():
+    """The playground's cpu switch sets CUDA_VISIBLE_DEVICES="" (PyTorch's way to hide every GPU)."""
+    from borch_webgpu.device.webgpu import hidden_by_env
+    assert "CUDA_VISIBLE_DEVICES=''" in hidden_by_env({"CUDA_VISIBLE_DEVICES": ""})
+    assert hidden_by_env({"CUDA_VISIBLE_DEVICES": "-1"})
+    assert hidden_by_env({"CUDA_VISIBLE_DEVICES": "0"}) is None and hidden_by_env({}) is None

@@ -14,7 +14,7 @@ def test_wheel_contents(tmp_path):
     with zipfile.ZipFile(w) as z:
         names = set(z.namelist())
         assert "borch_webgpu/wgsl/elementwise.wgsl" in names
-        assert "borch_webgpu/js/gpu.js" in names and "borch_webgpu/js/runtime.mjs" in names
+        assert "borch_webgpu/js/gpu.mjs" in names and "borch_webgpu/js/runtime.mjs" in names
         assert "borch_webgpu/runtime/browser/package-lock.json" in names
         record = z.read(next(n for n in names if n.endswith("RECORD"))).decode()
         for line in record.splitlines():
@@ -49,10 +49,21 @@ def test_runner_without_playwright_says_what_to_install(tmp_path, monkeypatch, c
 
 def test_pyproject_lists_every_package():
     """setuptools' explicit package list (pyproject.toml) names every package directory, so a pip-built
-    wheel carries them all (ours, built by _wheel.py, walks the tree)."""
+    wheel carries them all (ours, built by _wheel.py, walks the tree), and every folder that holds a file
+    the wheel ships (wgsl/, js/, runtime/*/): setuptools prints ~35 lines of warnings per folder of package
+    data left out of that list, on every `pip install -e .` (scripts/serve.sh, scripts/test.sh)."""
     import tomllib
     from pathlib import Path
+
+    from borch_webgpu._wheel import package_files
     root = Path(__file__).resolve().parents[2]
-    listed = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    cfg = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(cfg["packages"])
     found = {".".join(p.parent.relative_to(root).parts) for p in (root / "borch_webgpu").rglob("__init__.py")}
-    assert found == listed, f"missing from pyproject.toml: {sorted(found - listed)}; stale: {sorted(listed - found)}"
+    data = {".".join(p.parent.relative_to(root).parts) for p in package_files(root / "borch_webgpu")
+            if "node_modules" not in p.parts}
+    assert found | data == listed, f"missing from pyproject.toml: {sorted((found | data) - listed)}; " \
+                                   f"stale: {sorted(listed - found - data)}"
+    # each data folder's files are package data of its own package (a pattern under a parent package
+    # would be what setuptools warns about)
+    assert all(not pat.count("/") for pats in cfg["package-data"].values() for pat in pats), cfg["package-data"]

@@ -1,5 +1,6 @@
 // Search the API reference as you type: ranks the names in index.json (exact name, then prefix, then
-// substring of the name, then of the full name) and lists the best 200. ?q=... fills the box.
+// substring of the name, then of the full name) and lists the best 200. ?q=... fills the box. PyTorch
+// names that borch_webgpu lacks (coverage.json) are listed after them, marked "not in borch_webgpu".
 const input = document.getElementById("api-search");
 const results = document.getElementById("api-results");
 const count = document.getElementById("api-count");
@@ -8,6 +9,12 @@ const content = document.getElementById("api-content");
 const index = await (await fetch(new URL("index.json", import.meta.url))).json();
 const entries = index.entries.map((e) => ({ ...e, lname: e.name.toLowerCase(), lqual: e.qualname.toLowerCase() }));
 const pageURL = (e) => new URL(`${e.page}#${e.qualname}`, import.meta.url).href;
+const coverage = await (await fetch(new URL("coverage.json", import.meta.url))).json();
+const missing = coverage.namespaces.flatMap((ns) => ns.missing.map((name) => {
+  const qualname = `${ns.namespace}.${name}`;
+  return { name, qualname, ns: ns.namespace, lname: name.toLowerCase(), lqual: qualname.toLowerCase() };
+}));
+const MAX_MISSING = 20;
 
 function rank(e, q) {
   if (e.lname === q || e.lqual === q) return 0;
@@ -34,6 +41,18 @@ function item(e) {
   return li;
 }
 
+function missingItem(e) {
+  const li = document.createElement("li");
+  li.className = "missing";
+  const code = document.createElement("code");
+  code.textContent = e.qualname;
+  const a = document.createElement("a");
+  a.href = new URL(`coverage.html#${e.ns}`, import.meta.url).href;
+  a.textContent = "see coverage";
+  li.append(code, ` not in borch_webgpu (PyTorch ${coverage.torch_version} has it; `, a, ")");
+  return li;
+}
+
 function search() {
   const q = input.value.trim().toLowerCase();
   if (!q) {
@@ -48,10 +67,20 @@ function search() {
     if (r >= 0) hits.push([r, e.member_of ? 1 : 0, e.qualname.length, e]);
   }
   hits.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
-  results.replaceChildren(...hits.slice(0, 200).map((h) => item(h[3])));
+  const lacking = [];
+  for (const e of missing) {
+    const r = rank(e, q);
+    if (r >= 0 && r <= 2) lacking.push([r, e.qualname.length, e]);   // by name, not by namespace
+  }
+  lacking.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  results.replaceChildren(...hits.slice(0, 200).map((h) => item(h[3])),
+                          ...lacking.slice(0, MAX_MISSING).map((h) => missingItem(h[2])));
   results.hidden = false;
   if (content) content.hidden = true;
-  count.textContent = hits.length === 1 ? "1 name" : `${hits.length} names`;
+  const ours = hits.length === 1 ? "1 name" : `${hits.length} names`;
+  count.textContent = lacking.length
+    ? `${ours}; ${lacking.length} PyTorch name${lacking.length > 1 ? "s" : ""} not in borch_webgpu (see coverage)`
+    : ours;
 }
 
 input.addEventListener("input", search);

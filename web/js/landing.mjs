@@ -1,6 +1,6 @@
 // The landing page: start Python in a worker (web/js/worker.mjs), show the adapter honestly, run the
 // demo, and "Check my GPU": a short benchmark in the worker (elementwise add, matmul).
-import { PyWorker } from "./client.mjs";
+import { PyWorker, bootText, bootFraction } from "./client.mjs";
 import { describeAdapter } from "../runtime/runtime.mjs";
 
 const $ = (id) => document.getElementById(id);
@@ -73,8 +73,11 @@ function showAdapter(gpu) {
   }
 }
 
-const py = new PyWorker({ onStdout: write(""), onStderr: write("err") });
-window.borchLanding = {};
+const py = new PyWorker({
+  onStdout: write(""), onStderr: write("err"),
+  onProgress: (p) => { $("boot-text").textContent = bootText(p); $("boot-bar").value = bootFraction(p); },
+});
+window.borchLanding = { progressLog: py.progressLog };
 let busy = Promise.resolve();   // one program at a time in the worker
 const exclusive = (fn) => (busy = busy.then(fn, fn));
 
@@ -85,6 +88,7 @@ const { gpu, timings } = await py.ready.catch((e) => {
   throw e;
 });
 Object.assign(window.borchLanding, { gpu, timings });
+$("boot-progress").hidden = true;
 showAdapter(gpu);
 const secs = (ms) => (ms / 1000).toFixed(1);
 $("boot-time").textContent = `Runtime ready in ${secs(timings.totalMs)} s (Python ${secs(timings.pyodideMs)} s, ` +

@@ -2,7 +2,7 @@
 // cell with a Run button; the cells of a page share one Python namespace in one PyWorker, like a
 // notebook. Running a cell first runs the cells above it that have not run yet. The exercise cell
 // has Check: it runs the learner's code, then hidden check code against the same namespace.
-import { PyWorker } from "./client.mjs";
+import { PyWorker, bootText } from "./client.mjs";
 
 const $ = (id) => document.getElementById(id);
 const data = JSON.parse($("lesson-data").textContent);
@@ -60,7 +60,9 @@ function startWorker() {
     onStdout: (t) => sink && sink.stdout(t),
     onStderr: (t) => sink && sink.stderr(t),
     onLog: (n, s, v) => sink && sink.log && sink.log(n, s, v),
+    onProgress: (p) => { if (!page.ready) setStatus(bootText(p), "wait"); },
   });
+  page.progressLog = py.progressLog;
   watchReady();
 }
 
@@ -212,7 +214,9 @@ function drawChart(cell) {
     const color = COLORS[k % COLORS.length];
     svg += `<polyline fill="none" stroke="${color}" stroke-width="1.8" points="${d}"/>`;
     const lastV = pts[pts.length - 1][1];
-    legend.push(`<span style="color:${color}">\u25cf ${esc(name)}</span> ${fmt(lastV)} ` +
+    // the dot is an SVG attribute, not a style attribute: the site's CSP allows no inline styles
+    legend.push(`<svg class="dot" viewBox="0 0 10 10" aria-hidden="true"><circle cx="5" cy="5" r="4" fill="${color}"/></svg> ` +
+      `${esc(name)} ${fmt(lastV)} ` +
       `<span class="muted">(min ${fmt(y0)}, max ${fmt(y1)}, ${pts.length} points)</span>`);
   });
   box.innerHTML = svg + "</svg>" + `<div class="legend">${legend.join("<br>")}</div>`;

@@ -4,7 +4,8 @@
 //        {type:"run", id, code, filename}          run a file as __main__ (the playground)
 //        {type:"cell", id, code, name, ns}          run a cell in a shared namespace (lessons)
 //        {type:"stats", id}                         the device's counters
-//   out: {type:"ready", gpu, timings} | {type:"boot-error", message}
+//   out: {type:"progress", stage, loaded, total, done} (while booting) | {type:"ready", gpu, timings}
+//        | {type:"boot-error", message}
 //        {type:"stdout"|"stderr", text} | {type:"log", name, step, value}
 //        {type:"done", id, exitCode, stats} | {type:"stats", id, stats}
 //        {type:"data", kind, meta, bytes}     what Python hands the page: js.borchSend(kind, meta_json, bytes)
@@ -31,6 +32,7 @@ self.onmessage = async (ev) => {
         indexURL: m.indexURL, wheelURL: m.wheelURL, env: m.env || {},
         onStdout: (text) => post({ type: "stdout", text }),
         onStderr: (text) => post({ type: "stderr", text }),
+        onProgress: (p) => post({ type: "progress", ...p }),
       });
       if (m.interrupt) rt.pyodide.setInterruptBuffer(new Int32Array(m.interrupt));
       self.borchLogSink = (name, step, value) => post({ type: "log", name, step, value });

@@ -26,11 +26,24 @@ export class Instruments {
     this.beginRun();
   }
 
-  setAdapter(gpu) {
+  // cpuChosen: the page hid the GPU (?device=cpu); onSwitch(device) reloads on "cpu" or "webgpu".
+  setAdapter(gpu, { cpuChosen = false, onSwitch = null } = {}) {
     this.gpu = gpu;
-    const badge = this.$("badge"), warn = this.$("warning");
+    const badge = this.$("badge"), warn = this.$("warning"), sw = this.$("switch");
     this.$("adapter").textContent = describeAdapter(gpu);
-    if (!gpu.available) {
+    const offer = (label, device) => {
+      if (!sw || !onSwitch) return;
+      sw.hidden = false; sw.textContent = label; sw.dataset.device = device;
+      sw.onclick = () => onSwitch(device);
+    };
+    if (sw) sw.hidden = true;
+    if (cpuChosen) {
+      badge.className = "badge none"; badge.textContent = "cpu device";
+      warn.hidden = false;
+      warn.textContent = "You chose the cpu device: WebGPU is hidden (CUDA_VISIBLE_DEVICES=\"\"), so " +
+        "torch.cuda.is_available() is False and tensors run on numpy.";
+      offer("Use WebGPU again", "webgpu");
+    } else if (!gpu.available) {
       badge.className = "badge none"; badge.textContent = "no WebGPU";
       warn.hidden = false;
       warn.textContent = "This browser gave no WebGPU adapter: tensors run on the cpu device (numpy). " +
@@ -40,7 +53,9 @@ export class Instruments {
       badge.className = "badge soft"; badge.textContent = "software renderer";
       warn.hidden = false;
       warn.textContent = "This adapter is SwiftShader, a WebGPU implementation that runs on the CPU: results are " +
-        "correct, but it is not a GPU and it is slow. A browser with hardware WebGPU would use your real GPU.";
+        "correct, but it is not a GPU and it is slow. Here the cpu device (numpy) is faster: several times " +
+        "on a training step. A browser with hardware WebGPU would use your real GPU.";
+      offer("Switch to the cpu device (faster here)", "cpu");
     } else {
       badge.className = "badge gpu"; badge.textContent = "GPU";
       warn.hidden = true;
@@ -96,7 +111,8 @@ export class Instruments {
     set("steps", this.snaps.length ? String(this.snaps[this.snaps.length - 1].step + 1) : "–");
     set("dispatches", p && p.dispatches != null ? p.dispatches.toFixed(p.dispatches % 1 ? 1 : 0) : "–");
     set("wall", p ? ms(p.wallMs) : "–");
-    if (!gpuOk) set("gputime", "no WebGPU adapter");
+    if (!this.gpu) set("gputime", "–");   // the WebGPU probe has not finished: nothing to say yet
+    else if (!gpuOk) set("gputime", "no WebGPU adapter");
     else if (!this.timestamps) set("gputime", "not available on this adapter (no timestamp-query)");
     else set("gputime", p && p.gpuMs != null ? ms(p.gpuMs) : "–");
     if (last && last.gpu) {

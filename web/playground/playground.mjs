@@ -1,7 +1,7 @@
 // The playground page: a CodeMirror editor (editor.js, bundled at site-build time), Python in a
 // Web Worker (../js/client.mjs), Run/Stop, the output pane, the live loss plot and the GPU
 // instruments. Tests and curious people can reach it all through window.borchPlayground.
-import { PyWorker } from "../js/client.mjs";
+import { PyWorker, bootText } from "../js/client.mjs";
 import { LossPlot } from "./plot.mjs";
 import { OutputPane } from "./output.mjs";
 import { Instruments } from "./instruments.mjs";
@@ -26,7 +26,10 @@ window.borchPlayground = state;
 const out = new OutputPane($("output"), { userFile: USER_FILE, onLine: (n) => editor && editor.goToLine(n) });
 const plotEl = $("plot");
 const plot = new LossPlot($("plot-canvas"), {
-  onChange: (p) => { plotEl.dataset.points = String(p.pointCount()); plotEl.dataset.series = String(p.series.size); },
+  onChange: (p) => {
+    plotEl.dataset.points = String(p.pointCount()); plotEl.dataset.series = String(p.series.size);
+    plotEl.dataset.nonfinite = String(p.nonFiniteCount());
+  },
 });
 const instruments = new Instruments($("instruments"));
 state.plot = plot;
@@ -35,17 +38,22 @@ const setStatus = (text, cls = "") => { statusEl.textContent = text; statusEl.cl
 
 // ---- Python in a worker -------------------------------------------------------------------------
 // ?launch_blocking=1: each op that can fail (a bad index) waits for the GPU and raises at its own line
-const launchBlocking = new URLSearchParams(location.search).get("launch_blocking") === "1";
+const params = new URLSearchParams(location.search);
+const launchBlocking = params.get("launch_blocking") === "1";
+// ?device=cpu: WebGPU hidden as PyTorch hides GPUs (CUDA_VISIBLE_DEVICES=""), tensors on the cpu device
+const cpuChosen = params.get("device") === "cpu";
 const py = new PyWorker({
-  env: launchBlocking ? { BORCH_WEBGPU_LAUNCH_BLOCKING: "1" } : {},
+  env: { ...(launchBlocking ? { BORCH_WEBGPU_LAUNCH_BLOCKING: "1" } : {}), ...(cpuChosen ? { CUDA_VISIBLE_DEVICES: "" } : {}) },
   onStdout: (t) => out.write("stdout", t),
   onStderr: (t) => out.write("stderr", t),
+  onProgress: (p) => { if (!state.ready && !state.running && !pendingRun) setStatus(bootText(p)); },
   onLog: (name, step, value) => {
     if (name === STATS) instruments.snapshot(step, JSON.parse(value));
     else plot.add(name, step, value);
   },
 });
 state.worker = py;
+state.progressLog = py.progressLog;
 const sessionSource = fetch("session.py").then((r) => r.text());
 
 // Each (re)started worker runs session.py once before any user code.
@@ -61,7 +69,7 @@ function startSession() {
   session.then(({ gpu, timings }) => {
     state.ready = true;
     state.gpu = gpu;
-    instruments.setAdapter(gpu);
+    instruments.setAdapter(gpu, { cpuChosen, onSwitch: switchDevice });
     if (!state.running) {
       runBtn.disabled = false;
       setStatus(`Ready. Python started in ${(timings.totalMs / 1000).toFixed(1)} s.`, "ok");
@@ -77,6 +85,14 @@ function startSession() {
 }
 let pendingRun = false;
 startSession();
+
+// The device switch: the page reloads with or without ?device=cpu (the code is saved first).
+async function switchDevice(device) {
+  if (editor) await persist(editor.getCode());
+  const next = new URLSearchParams(location.search);
+  if (device === "cpu") next.set("device", "cpu"); else next.delete("device");
+  location.search = next.toString() ? `?${next}` : "";
+}
 
 // ---- editor ---------------------------------------------------------------------------------------
 const exampleCode = Object.fromEntries(await Promise.all(EXAMPLES.map(async (name) => {

@@ -4,7 +4,9 @@
 //
 //   const plot = new LossPlot(canvas, { onChange });
 //   plot.add("loss", step, value); plot.clear(); plot.setLogScale(true);
-//   plot.pointCount(); plot.toPNG() -> "data:image/png;base64,..."
+//   plot.pointCount(); plot.nonFiniteCount(); plot.toPNG() -> "data:image/png;base64,..."
+// A NaN or infinite value is never dropped silently: it is marked at its step on the frame's edge
+// (NaN and +inf at the top, -inf at the bottom) and counted in the legend; plot.marks lists them.
 
 const COLORS = ["#c2410c", "#2563eb", "#15803d", "#9333ea", "#0891b2", "#be185d", "#854d0e", "#475569"];
 const FONT = "12px system-ui, -apple-system, 'Segoe UI', sans-serif";
@@ -33,6 +35,7 @@ export class LossPlot {
     this.onChange = onChange;
     this.series = new Map();       // name -> {color, steps: [], values: []}
     this.logScale = false;
+    this.marks = [];               // the NaN / inf markers last drawn
     this.pending = false;
     new ResizeObserver(() => this.draw()).observe(canvas);
     this.draw();
@@ -57,6 +60,12 @@ export class LossPlot {
   setLogScale(on) {
     this.logScale = !!on;
     this.schedule();
+  }
+
+  nonFiniteCount() {
+    let n = 0;
+    for (const s of this.series.values()) n += s.values.filter((v) => !Number.isFinite(v)).length;
+    return n;
   }
 
   pointCount() {
@@ -90,13 +99,14 @@ export class LossPlot {
     for (const s of this.series.values()) {
       for (let i = 0; i < s.steps.length; i++) {
         const v = s.values[i];
+        x0 = Math.min(x0, s.steps[i]); x1 = Math.max(x1, s.steps[i]);   // a NaN's step is on the x axis too
         if (!Number.isFinite(v) || (useLog && v <= 0)) continue;
-        x0 = Math.min(x0, s.steps[i]); x1 = Math.max(x1, s.steps[i]);
         y0 = Math.min(y0, yOf(v)); y1 = Math.max(y1, yOf(v));
       }
     }
     const empty = !Number.isFinite(x0);
     if (empty) { x0 = 0; x1 = 10; y0 = 0; y1 = 1; }
+    if (!Number.isFinite(y0)) { y0 = 0; y1 = 1; }   // only NaN / inf so far
     if (x1 === x0) x1 = x0 + 1;
     if (!(y1 - y0 > 1e-12 * Math.max(1, Math.abs(y0)))) {   // one value (or all equal)
       const d = useLog ? 0.05 : (Math.abs(y0) * 0.1 || 1);
@@ -163,12 +173,29 @@ export class LossPlot {
         }
       }
     }
+    // NaN and infinities: a marker at the step, on the top edge (NaN, +inf) or the bottom edge (-inf)
+    this.marks = [];
+    g.textAlign = "center";
+    for (const [name, s] of this.series.entries()) {
+      g.strokeStyle = s.color; g.fillStyle = s.color; g.lineWidth = 1.5;
+      for (let i = 0; i < s.steps.length; i++) {
+        const v = s.values[i];
+        if (Number.isFinite(v)) continue;
+        const kind = Number.isNaN(v) ? "NaN" : v > 0 ? "inf" : "-inf";
+        const x = X(s.steps[i]), top = kind !== "-inf", y = top ? box.t + 5 : box.b - 5;
+        g.beginPath(); g.moveTo(x - 4, y - 4); g.lineTo(x + 4, y + 4); g.moveTo(x + 4, y - 4); g.lineTo(x - 4, y + 4); g.stroke();
+        g.textBaseline = top ? "top" : "bottom";
+        if (this.marks.length < 20) g.fillText(kind, x, top ? y + 6 : y - 6);
+        this.marks.push({ name, step: s.steps[i], kind, x, y });
+      }
+    }
     g.restore();
 
-    // legend: top right, each series with its latest value
+    // legend: top right, each series with its latest value (and how many values were NaN or inf)
     const rows = [...this.series.entries()].map(([name, s]) => {
       const last = s.values[s.values.length - 1];
-      return { name, color: s.color, text: `${name}  ${fmt(last)}` };
+      const bad = s.values.filter((v) => !Number.isFinite(v)).length;
+      return { name, color: s.color, text: `${name}  ${fmt(last)}${bad ? `  (${bad} NaN/inf)` : ""}` };
     });
     const w = Math.max(...rows.map((r) => g.measureText(r.text).width)) + 30;
     const h = rows.length * 18 + 8;

@@ -9,7 +9,6 @@ import time
 
 import js
 import numpy as np
-from pyodide.code import run_js
 from pyodide.ffi import run_sync, to_js
 
 import borch_webgpu as torch
@@ -17,7 +16,8 @@ from borch_webgpu import nn
 from borch_webgpu.vision.models import resnet18_cifar
 
 dev = torch.get_default_device()
-ort = run_sync(run_js("import('/ort/ort.webgpu.min.mjs')"))
+# js.borchImport (runtime.mjs): a dynamic import(), since the site's CSP refuses run_js's eval
+ort = run_sync(js.borchImport("/ort/ort.webgpu.min.mjs"))
 ort.env.wasm.wasmPaths = "/ort/"
 ort.env.wasm.numThreads = 1
 

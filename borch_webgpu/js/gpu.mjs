@@ -1,8 +1,9 @@
-// The JavaScript half of borch_webgpu's WebGPU device. borch_webgpu/device/_ffi.py evaluates
-// this file with pyodide.code.run_js; its value is the backend object below. Python owns every
+// The JavaScript half of borch_webgpu's WebGPU device: createBackend() returns the backend object
+// below. runtime.mjs imports this module and hands createBackend to Python (borch_webgpu/device/_ffi.py),
+// so nothing is evaluated from a string (the site's Content-Security-Policy forbids eval). Python owns every
 // decision (which buffer, which pipeline, which bind group); this side only turns integer
 // command streams into WebGPU calls, so that one Python->JS crossing carries many dispatches.
-(() => {
+export function createBackend() {
   const CMD_BINDGROUP = 1;      // id, layoutId, nBuffers, bufferIds...
   const CMD_DISPATCH = 2;       // pipelineId, bindGroupId, uniformSlot, x, y, z
   const CMD_FREE_BINDGROUP = 3; // id
@@ -442,4 +443,4 @@
   return { init, createLayout, createPipeline, createBuffer, destroyBuffer, write, flush, read, sync, takeErrors, stats,
            registerGraph, replay, dropGraph, profileGraph,
            enableTiming, gpuTime, state: S };
-})()
+}
