@@ -6,7 +6,7 @@ import html
 from pathlib import Path
 
 NAV = (("Lessons", "lessons/"), ("Tutorials", "tutorials/"), ("Models", "models/"), ("Vision", "vision/"),
-       ("API", "api/"), ("Playground", "playground/"))
+       ("API", "api/"), ("Playground", "playground/"), ("Benchmark", "bench/"))
 
 
 def esc(text) -> str:
@@ -14,7 +14,7 @@ def esc(text) -> str:
 
 
 def header(root: str = "../", active: str = "") -> str:
-    """The site's header: the brand and a link to each of the six sections (every page has it)."""
+    """The site's header: the brand and a link to each of the seven sections (every page has it)."""
     active_attr = ' class="active"'
     nav = "".join(f'<a href="{root}{href}"{active_attr if label == active else ""}>{label}</a>'
                   for label, href in NAV)

@@ -15,7 +15,7 @@ from borch_webgpu._server import Site, serve
 from borch_webgpu.run import CHROMIUM_FLAGS, chromium_path
 
 SITE = Path(__file__).resolve().parents[2] / "build" / "site"
-WAYS = ["lessons/", "tutorials/", "models/", "vision/", "api/", "playground/"]
+WAYS = ["lessons/", "tutorials/", "models/", "vision/", "api/", "playground/", "bench/"]
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +89,7 @@ def test_check_my_gpu(landing, summary_line):
                  f"matmul {r['matmul']['gflops']:.2f} GFLOP/s ({r['matmul']['m']}^3)")
 
 
-def test_landing_six_ways_resolve(site, landing):
+def test_landing_seven_ways_resolve(site, landing):
     context, base, log = site
     hrefs = landing.eval_on_selector_all("#ways a", "els => els.map(e => e.getAttribute('href'))")
     assert hrefs == WAYS
@@ -185,7 +185,7 @@ def _header_links(page: Path) -> set[str]:
 
 def test_every_page_links_to_every_section():
     """Every page of the site (landing, lessons, tutorials, API, models, vision, playground, the 404 page)
-    has the header with all six sections."""
+    has the header with all seven sections."""
     pages = [p for p in SITE.rglob("*.html") if p.relative_to(SITE).parts[0] not in ("pyodide", "runtime", "ort")]
     assert len(pages) > 30
     want = {"/" + w for w in WAYS}
