@@ -1,5 +1,5 @@
 """The HTML shell of the generated pages (api/, models/, vision/): head, favicon, the site's header
-with the six ways in, and small helpers to write a page."""
+with the seven ways in, and small helpers to write a page."""
 from __future__ import annotations
 
 import html

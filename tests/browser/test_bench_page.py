@@ -1,7 +1,8 @@
 """The benchmark page (web/bench/) end to end on the built site, at its small sizes: our eager and
 compiled runs, TensorFlow.js and ONNX Runtime Web in one page and one run, each peer through the
 parity gate on our weights, then the table, the chart and the JSON. Every request stays on our origin.
-Served by borch_webgpu._server from build/site, which scripts/test.sh builds."""
+No Content-Security-Policy violation on the way (TF.js, ORT's wasm, the worker). Served by
+borch_webgpu._server from build/site, which scripts/test.sh builds."""
 from __future__ import annotations
 
 import json
@@ -26,16 +27,20 @@ def bench(playwright, artifacts):
     browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS, headless=True)
     context = browser.new_context(viewport={"width": 1300, "height": 1400})
     page = context.new_page()
-    requests, errors = [], []
+    requests, errors, csp = [], [], []
     context.on("request", lambda r: requests.append(r.url))
+    context.expose_function("borchCspViolation", lambda v: csp.append(v))
+    context.add_init_script("document.addEventListener('securitypolicyviolation', (e) => window.borchCspViolation("
+                            "e.violatedDirective + ' ' + e.blockedURI))")
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
     page.goto(base + "bench/?sizes=small&autorun=1")
-    page.wait_for_function("window.borchBench && window.borchBench.done", timeout=900_000)
+    page.wait_for_function("() => window.borchBench && window.borchBench.done", timeout=900_000)
     page.screenshot(path=str(artifacts / "bench-page.png"), full_page=True)
-    result = page.evaluate("window.borchBench.result")
+    result = page.evaluate("() => window.borchBench.result")
     if result:
         (artifacts / "bench-page.json").write_text(json.dumps(result, indent=1))
-    yield page, result, requests, errors, page.evaluate("window.borchBench.error")
+    yield page, result, requests, errors + csp, page.evaluate("() => window.borchBench.error")
     browser.close()
     httpd.shutdown()
 

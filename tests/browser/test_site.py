@@ -1,5 +1,5 @@
 """The built site (build/site) in Chromium: the landing page boots Python in a worker, shows the adapter
-honestly, runs the demo and "Check my GPU"; its six ways in resolve; the API search finds names; the
+honestly, runs the demo and "Check my GPU"; its seven ways in resolve; the API search finds names; the
 coverage page shows the counts; the models and vision pages are there; nothing leaves 127.0.0.1."""
 from __future__ import annotations
 
