@@ -40,7 +40,8 @@ def create_model(library: str, factory: str, *, features_only: bool = False, out
         factory (str): the architecture's name in that library (``"resnet50"``).
         features_only (bool): timm's feature extractor: ``forward`` returns the feature map of each
             stage in ``out_indices`` (a list), and the classifier is dropped.
-        out_indices: the stages for ``features_only`` (None: all of them; an int k: the last k).
+        out_indices: the stages for ``features_only`` (None: timm's default, all of them for the
+            convnets and the last three blocks for the ViTs; an int k: the last k).
         **args: the architecture's arguments (``num_classes``, ``in_chans``, ...).
 
     Returns:
@@ -73,7 +74,7 @@ def _build(library, factory, args, filled, features_only, out_indices, op) -> nn
     args = {k: int(v) for k, v in args.items()}
     model = e.fn(**args)
     if features_only:
-        model = FeatureListNet(model, out_indices)
+        model = getattr(model, "feature_net", FeatureListNet)(model, out_indices)
         out_indices = model.feature_info.out_indices
     model.catalog = CatalogSpec(e.name, dict(args), dict(filled), features_only, out_indices)
     return model

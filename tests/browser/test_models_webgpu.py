@@ -1,25 +1,35 @@
-"""The model catalog on WebGPU in Chromium (SwiftShader here: a CPU, not a GPU): every catalog name
-built, loaded with the formula weights (strict=True) and compared with timm's logits, forward_features,
-pre-logits and features_only maps (tests/golden/catalog.json), plus the eval transforms with the image
-on the device. Prints, per case, the build and forward times and the pipelines the case created."""
+"""The model catalog on WebGPU in Chromium (SwiftShader here: a CPU, not a GPU), one run per family:
+each catalog name the family runs on WebGPU built, loaded with the formula weights (strict=True) and
+compared with timm's logits, forward_features, pre-logits and features_only maps
+(tests/golden/catalog.json), plus (resnet family) the eval transforms with the image on the device.
+Prints, per case, the build and forward times and the pipelines the case created."""
 from __future__ import annotations
 
 import os
 import re
 from pathlib import Path
 
+import pytest
+
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 FILES = ("replay_catalog.py", "catalog_cases.py", "catalog.json", "golden_io.py", "resnet_weights.py")
 
 
-def test_catalog_parity_on_webgpu(browser, summary_line):
+# per family: the replay's arguments and how many model cases it runs on WebGPU (the ViTs: ViT-Tiny at
+# 224 and its 64x64 variant with features_only; ViT-Small and -Base at 224 take minutes on SwiftShader)
+FAMILIES = {"resnet": (["--family", "resnet"], 4), "vit": (["--family", "vit", "--no-transforms"], 2)}
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_catalog_parity_on_webgpu(browser, summary_line, family):
     from borch_webgpu.run import mount_list
 
+    args, n_cases = FAMILIES[family]
     cwd = os.getcwd()
     os.chdir(GOLDEN.parents[1])
     try:
         browser.sess.mount(mount_list([f"tests/golden/{f}" for f in FILES]))
-        code, out, err = browser.run_file(GOLDEN / "replay_catalog.py", ["--device", "webgpu"], timeout_s=600)
+        code, out, err = browser.run_file(GOLDEN / "replay_catalog.py", ["--device", "webgpu", *args], timeout_s=600)
     finally:
         os.chdir(cwd)
     lines = [line for line in out.splitlines() if line.startswith("catalog")]
@@ -29,4 +39,4 @@ def test_catalog_parity_on_webgpu(browser, summary_line):
     assert code == 0, out[-6000:] + err[-3000:]
     assert lines and re.search(r"catalog: \d+ passed, 0 failed", lines[-1]), out[-6000:]
     per_case = [line for line in lines if line.startswith("catalog case")]
-    assert len(per_case) == 4 and all("pipelines created" in line for line in per_case), lines
+    assert len(per_case) == n_cases and all("pipelines created" in line for line in per_case), lines

@@ -32,6 +32,26 @@ CASES = [
      "args": {"num_classes": 1000, "in_chans": 3}, "input": [1, 3, 32, 32], "seed": 5000},
     {"id": "timm/resnet50", "library": "timm", "factory": "resnet50",
      "args": {"num_classes": 1000, "in_chans": 3}, "input": [1, 3, 32, 32], "seed": 6000},
+    # the ViTs at their own resolution (224: 196 patches and the class token); ``features_at`` names the
+    # module whose output is forward_features' (the final norm); ``family`` groups the browser runs.
+    # ``features`` None is timm's ViT default, the last three blocks (ViT-Base skips features_only: the
+    # same code as the others' at four times the weights to build twice). On WebGPU in CI (SwiftShader) the
+    # family runs ViT-Tiny at 224 and the 64x64 variant (timm's img_size argument: a 4x4 grid) with its
+    # features_only maps; ViT-Small and -Base at 224 take minutes there (``webgpu: False``; replay them by
+    # id: ``replay_catalog.py --device webgpu "timm/vit_base_patch16_224"``).
+    {"id": "timm/vit_tiny_patch16_224", "library": "timm", "factory": "vit_tiny_patch16_224",
+     "args": {"num_classes": 1000, "in_chans": 3, "img_size": 224}, "input": [1, 3, 224, 224], "seed": 7000,
+     "features": None, "features_at": "norm", "family": "vit"},
+    {"id": "timm/vit_tiny_patch16_224 img_size=64 in_chans=1 num_classes=0", "library": "timm",
+     "factory": "vit_tiny_patch16_224", "args": {"num_classes": 0, "in_chans": 1, "img_size": 64},
+     "input": [2, 1, 64, 64], "seed": 7100, "features": [0, 5, -1], "features_at": "norm", "family": "vit",
+     "variant": True, "webgpu": True, "webgpu_features": True},
+    {"id": "timm/vit_small_patch16_224", "library": "timm", "factory": "vit_small_patch16_224",
+     "args": {"num_classes": 1000, "in_chans": 3, "img_size": 224}, "input": [1, 3, 224, 224], "seed": 7200,
+     "features": None, "features_at": "norm", "family": "vit", "webgpu": False},
+    {"id": "timm/vit_base_patch16_224", "library": "timm", "factory": "vit_base_patch16_224",
+     "args": {"num_classes": 1000, "in_chans": 3, "img_size": 224}, "input": [1, 3, 224, 224], "seed": 7300,
+     "features_at": "norm", "family": "vit", "webgpu": False},
 ]
 INPUT_SEED = 999
 
@@ -83,6 +103,12 @@ def image(spec: dict) -> np.ndarray:
 def state_dict_values(layout, seed: int) -> dict[str, np.ndarray]:
     """The case's weights for a state-dict layout [(key, shape), ...] in state-dict order."""
     return {key: value(key, tuple(shape), i, seed) for i, (key, shape, *_) in enumerate(layout)}
+
+
+def value_for(values: dict, key: str) -> np.ndarray:
+    """The formula value of a state-dict ``key``; a features_only model of timm's FeatureGetterNet (the
+    ViTs') holds the model as its child ``model``, so its keys carry that prefix."""
+    return values[key] if key in values else values[key.removeprefix("model.")]
 
 
 SAMPLE = 64
