@@ -15,16 +15,17 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 FILES = ("replay_catalog.py", "catalog_cases.py", "catalog.json", "golden_io.py", "resnet_weights.py")
 
 
-# per family: the replay's arguments and how many model cases it runs on WebGPU (the ViTs: ViT-Tiny at
-# 224 and its 64x64 variant with features_only; ViT-Small and -Base at 224 take minutes on SwiftShader)
-FAMILIES = {"resnet": (["--family", "resnet"], 4), "vit": (["--family", "vit", "--no-transforms"], 2)}
+# per family: the replay's arguments, how many model cases it runs on WebGPU (the ViTs: ViT-Tiny at 224
+# and its 64x64 variant with features_only; ViT-Small and -Base at 224 take minutes on SwiftShader) and,
+# where set, the most pipelines the run may create (12 ViT blocks reuse the first block's 27 or so)
+FAMILIES = {"resnet": (["--family", "resnet"], 4, None), "vit": (["--family", "vit", "--no-transforms"], 2, 40)}
 
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_catalog_parity_on_webgpu(browser, summary_line, family):
     from borch_webgpu.run import mount_list
 
-    args, n_cases = FAMILIES[family]
+    args, n_cases, max_pipelines = FAMILIES[family]
     cwd = os.getcwd()
     os.chdir(GOLDEN.parents[1])
     try:
@@ -40,3 +41,6 @@ def test_catalog_parity_on_webgpu(browser, summary_line, family):
     assert lines and re.search(r"catalog: \d+ passed, 0 failed", lines[-1]), out[-6000:]
     per_case = [line for line in lines if line.startswith("catalog case")]
     assert len(per_case) == n_cases and all("pipelines created" in line for line in per_case), lines
+    if max_pipelines is not None:
+        total = sum(int(re.search(r"(\d+) pipelines created", line).group(1)) for line in per_case)
+        assert total <= max_pipelines, f"{total} pipelines for the {family} family: they scale with the model"

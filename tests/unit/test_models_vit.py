@@ -96,3 +96,20 @@ def test_reset_classifier_and_pools(tiny):
             tiny.reset_classifier(3, global_pool="map")
     finally:
         tiny.head, tiny.global_pool, tiny.num_classes = head, pool, 7
+
+
+def test_avg_pool_build_moves_the_final_norm_after_the_pool_as_timm():
+    from borch_webgpu.models.vit import VisionTransformer
+    torch.manual_seed(0)
+    m = VisionTransformer(img_size=32, patch_size=16, in_chans=3, num_classes=4, embed_dim=24, depth=2, num_heads=2,
+                          global_pool="avg", pretrained_cfg={}).eval()
+    keys = list(m.state_dict())
+    assert "norm.weight" not in keys and keys[-4:] == ["fc_norm.weight", "fc_norm.bias", "head.weight", "head.bias"]
+    x = torch.randn(1, 3, 32, 32)
+    with torch.no_grad():
+        feats = m.forward_features(x)   # the blocks' tokens, no final norm (fc_norm follows the pool)
+        assert torch.equal(feats, m.blocks(m._embed(x)))
+        assert torch.equal(m.forward_head(feats, pre_logits=True), m.fc_norm(feats[:, 1:].mean(dim=1)))
+    with pytest.raises(ValueError, match="global_pool must be one of"):
+        VisionTransformer(img_size=32, patch_size=16, in_chans=3, num_classes=4, embed_dim=24, depth=1, num_heads=2,
+                          global_pool="map", pretrained_cfg={})
