@@ -16,8 +16,9 @@ The catalog fetches no weights (that is the hub's work, and the catalog never im
 Example::
 
     >>> from borch_webgpu import models
-    >>> [str(n) for n in models.list_models()]
-    ['borchvision/resnet18_cifar', 'timm/resnet18', 'timm/resnet34', 'timm/resnet50', 'timm/vit_base_patch16_224', 'timm/vit_small_patch16_224', 'timm/vit_tiny_patch16_224']
+    >>> [str(n) for n in models.list_models()]   # doctest: +NORMALIZE_WHITESPACE
+    ['borchvision/resnet18_cifar', 'timm/resnet18', 'timm/resnet34', 'timm/resnet50',
+     'timm/vit_base_patch16_224', 'timm/vit_small_patch16_224', 'timm/vit_tiny_patch16_224']
 """
 from . import resnet  # noqa: F401 - registers the ResNets
 from . import vit  # noqa: F401 - registers the Vision Transformers
@@ -29,4 +30,5 @@ from ._registry import ModelArg, ModelEntry, ModelName, get_pretrained_cfg, list
 
 __all__ = ["create_model", "list_models", "model_args", "get_pretrained_cfg", "from_timm_name", "resolve_data_config",
            "resolve_model_data_config", "create_transform", "ModelName", "ModelArg", "ModelEntry", "CatalogSpec",
-           "TimmDefaultsWarning", "FeatureInfo", "FeatureListNet", "FeatureGetterNet", "SelectAdaptivePool2d", "MaybeToTensor"]
+           "TimmDefaultsWarning", "FeatureInfo", "FeatureListNet", "FeatureGetterNet", "SelectAdaptivePool2d",
+           "MaybeToTensor"]

@@ -84,9 +84,9 @@ def from_timm_name(model_name: str, pretrained: bool = False, *, features_only: 
                    **kwargs) -> nn.Module:
     """``timm.create_model(model_name, **kwargs)`` for people coming from timm: the catalog's
     ``timm/<model_name>`` with every architecture argument not given filled with the default timm's
-    own signature documents (for the ResNets ``num_classes=1000``, ``in_chans=3``). What was filled
-    is said in a :class:`TimmDefaultsWarning` and kept in ``model.catalog.filled``; pass the
-    arguments (or call ``create_model``) to be explicit.
+    own signature documents (for the ResNets ``num_classes=1000``, ``in_chans=3``; the ViTs add
+    ``img_size=224``). What was filled is said in a :class:`TimmDefaultsWarning` and kept in
+    ``model.catalog.filled``; pass the arguments (or call ``create_model``) to be explicit.
 
     A pretrained tag (``"resnet50.a1_in1k"``) names weights, which the catalog does not fetch:
     ``pretrained=True`` raises; build the model, then ``load_state_dict(strict=True)``.
