@@ -45,6 +45,9 @@ FROZEN = {
     # the same layout as efficientnet_b0 (padding and BatchNorm eps hold no parameters): its parity
     # case is what tells them apart
     "timm/tf_efficientnet_b0": (("num_classes", "in_chans"), "2a1142ae7aeff1c2"),
+    "timm/vit_tiny_patch16_224": (("num_classes", "in_chans", "img_size"), "25094eb3a672f574"),
+    "timm/vit_small_patch16_224": (("num_classes", "in_chans", "img_size"), "6b386671b1cf4c55"),
+    "timm/vit_base_patch16_224": (("num_classes", "in_chans", "img_size"), "c4586939ef273e39"),
 }
 
 
@@ -75,8 +78,8 @@ def test_every_listed_name_has_a_parity_case_and_timms_defaults():
     parity = {f"{c['library']}/{c['factory']}" for c in CASES if not c.get("variant")}
     assert listed == parity, "every catalog name needs a parity case in tests/golden/catalog_cases.py"
     assert GOLD["timm"] == "1.0.31" and GOLD["torch"].startswith("2.13.0")
-    for name in models.list_models(library="timm"):
-        assert models._registry.entry(*name).timm_defaults == GOLD["timm_defaults"], name
+    for name in models.list_models(library="timm"):   # the defaults timm's model class documents
+        assert models._registry.entry(*name).timm_defaults == _name_case(str(name))["timm_defaults"], name
 
 
 # ---- the name table -----------------------------------------------------------------------------
