@@ -17,9 +17,11 @@ Example::
 
     >>> from borch_webgpu import models
     >>> [str(n) for n in models.list_models()]
-    ['borchvision/resnet18_cifar', 'timm/resnet18', 'timm/resnet34', 'timm/resnet50']
+    ['borchvision/lenet5', 'borchvision/mnist_cnn', 'borchvision/resnet18_cifar',
+     'timm/resnet18', 'timm/resnet34', 'timm/resnet50']
 """
 from . import resnet  # noqa: F401 - registers the ResNets
+from . import small  # noqa: F401 - registers the digit classifiers (mnist_cnn, lenet5)
 from ._data import MaybeToTensor, create_transform, resolve_data_config, resolve_model_data_config
 from ._factory import CatalogSpec, TimmDefaultsWarning, create_model, from_timm_name
 from ._features import FeatureInfo, FeatureListNet
