@@ -105,13 +105,13 @@ def _verified_model(manifest_or_url, device, progress):
     dev = canonical(device)
     check_limits(m, device_limits(dev), dev, where)
     w = m["weights"]
+    location = resolve_weights(base, w["url"], where, url)   # refused or not whatever the cache holds
+    label = check_name(w["url"].rsplit("/", 1)[-1], "the weights file name", where)
     cache = _cache()
     data, source = cache.get(w["sha256"]), "cache"
     if data is not None and callable(progress):
         progress(len(data), len(data))
     if data is None:
-        location = resolve_weights(base, w["url"], where, url)
-        label = check_name(w["url"].rsplit("/", 1)[-1], "the weights file name", where)
         data, source = read_verified(location, url, w["bytes"], w["sha256"], where, progress, label), "network"
     arrays = read_weights(data, m, where)
     spec = m["model"]
