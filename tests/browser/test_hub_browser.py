@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from pathlib import Path
 from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB_HUB = ROOT / "web" / "hub"
-GOLDEN = ROOT / "tests" / "golden"
 
 SCRIPT = r"""
 import dataclasses
@@ -86,20 +84,5 @@ def test_verified_load_in_chromium_from_our_origin(browser, tmp_path):
     assert len(weights) == 2, weights   # the first load, and again after the cache entry was tampered with
 
 
-def test_small_catalog_models_match_pytorch_on_webgpu(browser, summary_line):
-    from borch_webgpu.run import mount_list
-
-    files = ("replay_small_models.py", "small_models_cases.py", "small_models.json", "replay_catalog.py",
-             "catalog_cases.py", "catalog.json", "golden_io.py", "resnet_weights.py")
-    cwd = os.getcwd()
-    os.chdir(ROOT)
-    try:
-        browser.sess.mount(mount_list([f"tests/golden/{f}" for f in files]))
-        code, out, err = browser.run_file(GOLDEN / "replay_small_models.py", ["--device", "webgpu"], timeout_s=600)
-    finally:
-        os.chdir(cwd)
-    lines = [line for line in out.splitlines() if line.startswith("small models")]
-    for line in lines:
-        summary_line("webgpu " + line)
-    assert code == 0, out[-4000:] + err[-2000:]
-    assert lines and re.search(r"small models: 3 passed, 0 failed \[device webgpu\]", lines[-1]), out[-4000:]
+def test_small_catalog_models_match_pytorch_on_webgpu(replay_on_webgpu):
+    replay_on_webgpu("replay_small_models.py", "small models")

@@ -154,6 +154,17 @@ def check_transforms(golden: dict, device: str) -> list[str]:
     return bad
 
 
+def report(label: str, spec: dict, bad: list[str], m: dict, device: str) -> bool:
+    """Print a case's failures and its line (error, times, pipelines); True when it passed."""
+    for b in bad:
+        print("FAIL", b)
+    if m:
+        pipes = "" if m["pipelines"] is None else f", {m['pipelines']} pipelines created"
+        print(f"{label} {spec['id']}: logits relative error {m['err']:.2e} (tolerance {m['tol']:.1e}), "
+              f"build+load {m['build_s']:.2f} s, forward {m['forward_s']:.2f} s{pipes} [device {device}]")
+    return not bad
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default=None)
@@ -167,14 +178,8 @@ def main(argv=None) -> int:
         assert spec["id"] == want["id"], "catalog.json is stale: rerun generate_catalog.py"
         if ns.ids and spec["id"] not in ns.ids or not ns.ids and device != "cpu" and spec.get("variant"):
             continue
-        bad, m = check_model(spec, want, device)
-        for b in bad:
-            print("FAIL", b)
-        failed, passed = failed + bool(bad), passed + (not bad)
-        if m:
-            pipes = "" if m["pipelines"] is None else f", {m['pipelines']} pipelines created"
-            print(f"catalog case {spec['id']}: logits relative error {m['err']:.2e} (tolerance {m['tol']:.1e}), "
-                  f"build+load {m['build_s']:.2f} s, forward {m['forward_s']:.2f} s{pipes} [device {device}]")
+        ok = report("catalog case", spec, *check_model(spec, want, device), device)
+        failed, passed = failed + (not ok), passed + ok
     if not ns.no_transforms and not ns.ids:
         bad = check_transforms(golden, device)
         for b in bad:

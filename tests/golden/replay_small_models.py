@@ -19,7 +19,7 @@ from borch_webgpu import models  # noqa: E402
 
 from catalog_cases import check_summary, relative_error  # noqa: E402
 from golden_io import decode  # noqa: E402
-from replay_catalog import DTYPE, FLOOR_FACTOR, MIN_TOL, _pipelines, _state_dict  # noqa: E402
+from replay_catalog import DTYPE, FLOOR_FACTOR, MIN_TOL, _pipelines, _state_dict, report  # noqa: E402
 from small_models_cases import CASES, case_input  # noqa: E402
 
 
@@ -85,15 +85,8 @@ def main(argv=None) -> int:
     passed = failed = 0
     for spec, want in zip(CASES, golden["cases"]):
         assert spec["id"] == want["id"], "small_models.json is stale: rerun generate_small_models.py"
-        bad, m = check_model(spec, want, device)
-        for b in bad:
-            print("FAIL", b)
-        failed, passed = failed + bool(bad), passed + (not bad)
-        if m:
-            pipes = "" if m["pipelines"] is None else f", {m['pipelines']} pipelines created"
-            print(f"small models case {spec['id']}: logits relative error {m['err']:.2e} (tolerance "
-                  f"{m['tol']:.1e}), build+load {m['build_s']:.2f} s, forward {m['forward_s']:.2f} s{pipes} "
-                  f"[device {device}]")
+        ok = report("small models case", spec, *check_model(spec, want, device), device)
+        failed, passed = failed + (not ok), passed + ok
     print(f"small models: {passed} passed, {failed} failed [device {device}]")
     return 1 if failed else 0
 
