@@ -75,7 +75,7 @@ adapter must meet, and eight test images with the logits PyTorch computed for th
 <p><label>Model <select id="hub-model">{"".join(options)}</select></label>
 <label>Device <select id="hub-device"><option value="webgpu">webgpu</option><option value="cpu">cpu</option></select>
 </label> <button id="hub-load" disabled>Download and verify</button>
-<progress id="hub-progress" max="1" value="0"></progress> <span id="hub-status" class="muted">starting Python…</span></p>
+<progress id="hub-progress" max="1" value="0"></progress> <span id="hub-status" class="muted"></span></p>
 <pre id="hub-result" class="code" hidden></pre>
 <div id="hub-try" hidden>
 <p>Draw a digit, or pick one of the manifest's test images.</p>

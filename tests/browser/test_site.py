@@ -155,7 +155,7 @@ def test_models_page_downloads_verifies_and_predicts(site, artifacts):
     page.wait_for_function("window.borchModels.done >= 1", timeout=180_000)
     loaded = page.evaluate("window.borchModels.loaded")
     assert loaded, page.inner_text("#hub-result")
-    gpu = page.evaluate("!document.querySelector('#hub-device option[value=webgpu]').disabled")
+    gpu = page.evaluate("window.borchModels.gpu")
     assert loaded["device"] == ("webgpu:0" if gpu else "cpu") and loaded["source"] == "network"
     assert loaded["sample_error"] <= 2e-5 and "all 64 digits match" in page.inner_text("#hub-result")
     assert page.evaluate("document.getElementById('hub-progress').value") == loaded["bytes"]

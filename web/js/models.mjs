@@ -18,7 +18,21 @@ const onStdout = (text) => {
     } else if (line.trim()) state.lines.push(line);
   }
 };
-const py = new PyWorker({ onStdout, onStderr: (t) => state.lines.push(t) });
+// Python starts on the first "Download and verify" (reading the page costs no 10 MB runtime)
+let py = null;
+async function python() {
+  if (!py) {
+    status("starting Python…");
+    py = new PyWorker({ onStdout, onStderr: (t) => state.lines.push(t) });
+    const { gpu } = await py.ready;
+    state.gpu = gpu.available;
+    if (!gpu.available) {
+      $("hub-device").value = "cpu";
+      $("hub-device").querySelector('option[value="webgpu"]').disabled = true;
+    }
+  }
+  return py;
+}
 
 const LOAD = (url, device) => `
 import dataclasses, json
@@ -41,8 +55,9 @@ print("HUB_PRED " + json.dumps(p))
 `;
 
 async function run(code) {
+  const worker = await python();
   state.lines = [];
-  const { exitCode } = await py.cell(code, "hub", "models");
+  const { exitCode } = await worker.cell(code, "hub", "models");
   return { exitCode, lines: state.lines };
 }
 const tagged = (lines, tag) => {
@@ -113,9 +128,10 @@ async function predict(pixels, what) {
 }
 
 async function load() {
+  $("hub-load").disabled = true;
+  await python();
   const name = $("hub-model").value;
   const device = $("hub-device").value;
-  $("hub-load").disabled = true;
   $("hub-try").hidden = true;
   $("hub-result").hidden = true;
   $("hub-progress").value = 0;
@@ -166,11 +182,6 @@ function setupCanvas() {
 
 setupCanvas();
 $("hub-load").onclick = load;
-const { gpu } = await py.ready;
-if (!gpu.available) {
-  $("hub-device").value = "cpu";
-  $("hub-device").querySelector('option[value="webgpu"]').disabled = true;
-}
 state.ready = true;
 $("hub-load").disabled = false;
-status(gpu.available ? "ready" : "ready (no WebGPU adapter here: cpu only)");
+status("");
