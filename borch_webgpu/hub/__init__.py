@@ -62,7 +62,14 @@ _hub_dir: str | None = None
 
 def get_dir() -> str:
     """The folder for downloaded weights (torch.hub's ``get_dir``): ``set_dir``'s, else ``hub`` in the
-    asset cache (``$BORCH_WEBGPU_CACHE`` or ``~/.cache/borch_webgpu``)."""
+    asset cache (``$BORCH_WEBGPU_CACHE`` or ``~/.cache/borch_webgpu``).
+
+    Example::
+
+        >>> from borch_webgpu import hub
+        >>> hub.get_dir().endswith("hub")
+        True
+    """
     return _hub_dir if _hub_dir is not None else str(_assets.cache_dir() / "hub")
 
 
@@ -148,19 +155,53 @@ def load(manifest_or_url, device=None, progress=True):
 
     Raises:
         HubError: one subclass per failure (see the module's docstring); nothing is cached then.
+
+    Example::
+
+        >>> from pathlib import Path
+        >>> import borch_webgpu
+        >>> from borch_webgpu import hub
+        >>> published = Path(borch_webgpu.__file__).parents[1] / "web" / "hub"   # what the site serves at /hub/
+        >>> model = hub.load(published / "lenet5-mnist.json", device="cpu", progress=False)
+        >>> model.catalog.name, model.hub_verified.bytes, model.hub_verified.sample_error < 1e-5
+        (ModelName(library='borchvision', factory='lenet5'), 247568, True)
     """
     return _verified_model(manifest_or_url, device, progress)
 
 
 def fetch_weights(manifest_or_url, progress=True) -> "OrderedDict":
     """The path without an adapter: the same manifest, bytes and checks as :func:`load`, the sample
-    reproduced on ``cpu``; returns the verified state dict (tensors on ``cpu``)."""
+    reproduced on ``cpu``; returns the verified state dict (tensors on ``cpu``).
+
+    Example::
+
+        >>> from pathlib import Path
+        >>> import borch_webgpu
+        >>> from borch_webgpu import hub
+        >>> published = Path(borch_webgpu.__file__).parents[1] / "web" / "hub"
+        >>> sd = hub.fetch_weights(published / "mnist_cnn-digits.json", progress=False)
+        >>> list(sd)[:3], sd["conv1.weight"].device
+        (['conv1.weight', 'bn1.weight', 'bn1.bias'], device(type='cpu'))
+    """
     return OrderedDict(_verified_model(manifest_or_url, "cpu", progress).state_dict())
 
 
 def download_url_to_file(url: str, dst: str, hash_prefix: str | None = None, progress: bool = True) -> None:
     """torch.hub's ``download_url_to_file``: ``url`` to the file ``dst`` (written whole, or not at all).
-    With ``hash_prefix`` the sha256 must start with it (HashMismatch, PyTorch's message)."""
+    With ``hash_prefix`` the sha256 must start with it (HashMismatch, PyTorch's message).
+
+    Example::
+
+        >>> import os, tempfile
+        >>> from borch_webgpu import hub
+        >>> d = tempfile.mkdtemp()
+        >>> with open(os.path.join(d, "a.bin"), "wb") as f:
+        ...     _ = f.write(b"weights")
+        >>> hub.download_url_to_file("file://" + os.path.join(d, "a.bin"), os.path.join(d, "b.bin"), "ffff", progress=False)
+        Traceback (most recent call last):
+        ...
+        borch_webgpu.hub.HashMismatch: invalid hash value (expected "ffff", got "...")
+    """
     where = "download_url_to_file"
     data = read_verified(url, _ffi.IN_BROWSER or is_url(url), None, None, where, progress,
                          os.path.basename(urllib.parse.urlsplit(url).path) or url)
@@ -183,14 +224,18 @@ def load_state_dict_from_url(url: str, model_dir: str | None = None, map_locatio
     digits; PyTorch accepts a prefix of 8 or more): the download, and a cached file each time it is
     reused, must hash to it (HashMismatch; a cached file that does not is downloaded again).
     ``file_name`` must be a plain file name (UnsafeName for ``..`` or a slash).
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.hub.load_state_dict_from_url("https://example.com/resnet18-f37072fd.safetensors", check_hash=True)
+        Traceback (most recent call last):
+        ...
+        ValueError: load_state_dict_from_url: check_hash=True needs the full sha256 in the file name ('name-<64 hex digits>.ext'); 'resnet18-f37072fd.safetensors' carries 8 digits ('f37072fd'). borch_webgpu verifies all 64 digits (PyTorch accepts a prefix of 8)
     """
     from .. import serialization
-    if model_dir is None:
-        model_dir = os.path.join(get_dir(), "checkpoints")
-    os.makedirs(model_dir, exist_ok=True)
     filename = file_name if file_name is not None else os.path.basename(urllib.parse.urlsplit(url).path)
     check_name(filename, "the file name", "load_state_dict_from_url")
-    cached = os.path.join(model_dir, filename)
     digest = None
     if check_hash:
         r = HASH_REGEX.search(filename)
@@ -200,6 +245,11 @@ def load_state_dict_from_url(url: str, model_dir: str | None = None, map_locatio
                              f"('name-<64 hex digits>.ext'); {filename!r} carries "
                              f"{'no hash' if not digest else f'{len(digest)} digits ({digest!r})'}. borch_webgpu "
                              "verifies all 64 digits (PyTorch accepts a prefix of 8)")
+    if model_dir is None:
+        model_dir = os.path.join(get_dir(), "checkpoints")
+    os.makedirs(model_dir, exist_ok=True)
+    cached = os.path.join(model_dir, filename)
+    if digest is not None:
         if os.path.exists(cached):
             with open(cached, "rb") as f:
                 if hashlib.sha256(f.read()).hexdigest() != digest:

@@ -66,3 +66,8 @@ class SampleMismatch(HubError):
 class AdapterTooSmall(HubError):
     """The device cannot hold the model: its largest buffer or its total size exceeds the adapter's
     limits (checked before anything is allocated)."""
+
+
+for _cls in (HubError, ManifestError, UnknownManifestField, UnsafeName, CrossOriginURL, FetchError, WrongSize,
+             TruncatedDownload, HashMismatch, HeaderMismatch, NonFiniteWeights, SampleMismatch, AdapterTooSmall):
+    _cls.__module__ = "borch_webgpu.hub"   # where they are public
