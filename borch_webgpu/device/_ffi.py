@@ -91,6 +91,8 @@ def fetch_stream(url: str):
     if not resp.ok:
         raise OSError(f"fetching {url} failed: HTTP {resp.status}")
     length = resp.headers.get("Content-Length")
+    if resp.headers.get("Content-Encoding") not in (None, "identity"):
+        length = None   # the length of the compressed body; the stream yields the decoded bytes
     reader = resp.body.getReader()
 
     def chunks():

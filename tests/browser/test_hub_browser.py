@@ -43,6 +43,13 @@ for name, url in (("flipped", "/hub/bad-flipped.json"), ("other origin", "http:/
         hub.load(url, progress=False)
     except hub.HubError as e:
         errors[name] = [type(e).__name__, str(e)]
+manifest = json.loads(_ffi.fetch_bytes("/hub/lenet5-mnist.json"))
+manifest["limits"] = {"largest_buffer": 1 << 40, "total_bytes": 1 << 40}    # checked before anything is fetched
+manifest["weights"]["url"] = "never-fetched.safetensors"
+try:
+    hub.load(manifest, progress=False)
+except hub.HubError as e:
+    errors["too big"] = [type(e).__name__, str(e)]
 out["errors"] = errors
 out["flipped_cached"] = _ffi.cache_get(CACHE_NAME, hub._cache()._key(BAD_SHA)) is not None
 print("RESULT " + json.dumps(out))
@@ -76,6 +83,9 @@ def test_verified_load_in_chromium_from_our_origin(browser, tmp_path):
     assert r["cpu_path"] == ["cpu"]
     assert r["errors"]["flipped"][0] == "HashMismatch" and "the manifest says" in r["errors"]["flipped"][1]
     assert r["errors"]["other origin"][0] == "CrossOriginURL"
+    assert r["errors"]["too big"][0] == "AdapterTooSmall" and "this adapter's maxStorageBufferBindingSize" in \
+        r["errors"]["too big"][1]
+    assert not any("never-fetched" in u for u in browser.requests)
     assert r["flipped_cached"] is False
     new = browser.requests[before:]
     hosts = {urlparse(u).hostname for u in new if not u.startswith(("data:", "blob:"))}
