@@ -16,6 +16,8 @@ The catalog fetches no weights (that is the hub's work, and the catalog never im
 Example::
 
     >>> from borch_webgpu import models
+    >>> [str(n) for n in models.list_models(library="borchvision")]
+    ['borchvision/lenet5', 'borchvision/mnist_cnn', 'borchvision/resnet18_cifar']
     >>> [str(n) for n in models.list_models("*resnet*")]
     ['borchvision/resnet18_cifar', 'timm/resnet18', 'timm/resnet34', 'timm/resnet50']
     >>> [str(n) for n in models.list_models("efficientnet_b[0-2]")]
@@ -25,6 +27,7 @@ Example::
 """
 from . import resnet  # noqa: F401 - registers the ResNets
 from . import efficientnet, mobilenet  # noqa: F401 - registers the EfficientNets and MobileNets
+from . import small  # noqa: F401 - registers the digit classifiers (mnist_cnn, lenet5)
 from . import vit  # noqa: F401 - registers the Vision Transformers
 from ._data import MaybeToTensor, create_transform, resolve_data_config, resolve_model_data_config
 from ._factory import CatalogSpec, TimmDefaultsWarning, create_model, from_timm_name

@@ -216,6 +216,21 @@ def _selected(spec: dict, device: str, ids, group) -> bool:
     return device == "cpu" or runs_on_webgpu(spec)
 
 
+def report(label: str, spec: dict, bad: list[str], m: dict, device: str) -> bool:
+    """Print a case's failures and its line (error, times, and on WebGPU the pipelines it created and,
+    where counted, the kernels its forward used); True when it passed."""
+    for b in bad:
+        print("FAIL", b)
+    if m:
+        pipes = "" if m["pipelines"] is None else f", {m['pipelines']} pipelines created"
+        if m.get("kernels") is not None:
+            pipes += f", {m['kernels']} used by the forward"
+        diff = f", largest |difference| {m['max_abs']:.1e}" if "max_abs" in m else ""
+        print(f"{label} {spec['id']}: logits relative error {m['err']:.2e} (tolerance {m['tol']:.1e}{diff}), "
+              f"build+load {m['build_s']:.2f} s, forward {m['forward_s']:.2f} s{pipes} [device {device}]")
+    return not bad
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default=None)
@@ -231,16 +246,8 @@ def main(argv=None) -> int:
         assert spec["id"] == want["id"], "catalog.json is stale: rerun generate_catalog.py"
         if not _selected(spec, device, ns.ids, ns.group):
             continue
-        bad, m = check_model(spec, want, device)
-        for b in bad:
-            print("FAIL", b)
-        failed, passed = failed + bool(bad), passed + (not bad)
-        if m:
-            pipes = "" if m["pipelines"] is None else \
-                f", {m['pipelines']} pipelines created, {m['kernels']} used by the forward"
-            print(f"catalog case {spec['id']}: logits relative error {m['err']:.2e} (tolerance {m['tol']:.1e}, "
-                  f"largest |difference| {m['max_abs']:.1e}), "
-                  f"build+load {m['build_s']:.2f} s, forward {m['forward_s']:.2f} s{pipes} [device {device}]")
+        ok = report("catalog case", spec, *check_model(spec, want, device), device)
+        failed, passed = failed + (not ok), passed + ok
     if not ns.no_transforms and not ns.ids and ns.group in (None, "base"):
         bad = check_transforms(golden, device)
         for b in bad:
