@@ -1,12 +1,12 @@
 """The HTML shell of the generated pages (api/, models/, vision/): head, favicon, the site's header
-with the six ways in, and small helpers to write a page."""
+with the ways in (the benchmark page too), and small helpers to write a page."""
 from __future__ import annotations
 
 import html
 from pathlib import Path
 
 NAV = (("Lessons", "lessons/"), ("Tutorials", "tutorials/"), ("Models", "models/"), ("Vision", "vision/"),
-       ("API", "api/"), ("Playground", "playground/"))
+       ("API", "api/"), ("Playground", "playground/"), ("Benchmark", "bench/"))
 
 
 def esc(text) -> str:

@@ -1,5 +1,5 @@
 """The built site (build/site) in Chromium: the landing page boots Python in a worker, shows the adapter
-honestly, runs the demo and "Check my GPU"; its six ways in resolve; the API search finds names; the
+honestly, runs the demo and "Check my GPU"; its seven ways in resolve (the benchmark page among them); the API search finds names; the
 coverage page shows the counts; the models and vision pages are there; nothing leaves 127.0.0.1."""
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from borch_webgpu._server import Site, serve
 from borch_webgpu.run import CHROMIUM_FLAGS, chromium_path
 
 SITE = Path(__file__).resolve().parents[2] / "build" / "site"
-WAYS = ["lessons/", "tutorials/", "models/", "vision/", "api/", "playground/"]
+WAYS = ["lessons/", "tutorials/", "models/", "vision/", "api/", "playground/", "bench/"]
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +82,7 @@ def test_check_my_gpu(landing, summary_line):
                  f"matmul {r['matmul']['gflops']:.2f} GFLOP/s ({r['matmul']['m']}^3)")
 
 
-def test_landing_six_ways_resolve(site, landing):
+def test_landing_seven_ways_resolve(site, landing):
     context, base, log = site
     hrefs = landing.eval_on_selector_all("#ways a", "els => els.map(e => e.getAttribute('href'))")
     assert hrefs == WAYS
