@@ -30,8 +30,8 @@ from . import _dynamo, compiler
 
 def __getattr__(name: str):
     # borchvision and the model catalog load on first use (torchvision's and timm's counterparts, not part
-    # of torch's namespace)
-    if name in ("vision", "models"):
+    # of torch's namespace), and the hub, which builds on the catalog
+    if name in ("vision", "models", "hub"):
         import importlib
         return importlib.import_module("." + name, __name__)
     raise AttributeError(f"module 'borch_webgpu' has no attribute {name!r}")

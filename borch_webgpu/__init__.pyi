@@ -282,3 +282,5 @@ from .ops.elementwise import where as where
 from .ops.creation import zeros as zeros
 from .ops.creation import zeros_like as zeros_like
 vision: Any  # borchvision, imported on first use
+from . import models as models  # the catalog, imported on first use
+from . import hub as hub  # torch.hub's place, imported on first use

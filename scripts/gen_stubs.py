@@ -90,6 +90,8 @@ def init_stub() -> str:
         rel = "." + mod[len(PKG) + 1:] if mod != PKG else "."
         lines.append(f"from {rel} import {there} as {name}")
     lines.append("vision: Any  # borchvision, imported on first use")
+    lines.append("from . import models as models  # the catalog, imported on first use")
+    lines.append("from . import hub as hub  # torch.hub's place, imported on first use")
     return "\n".join(lines) + "\n"
 
 

@@ -84,3 +84,54 @@ def fetch_bytes(url: str) -> bytes:
     if req.status != 200:
         raise OSError(f"fetching {url} failed: HTTP {req.status}")
     return bytes(ord(c) & 0xFF for c in req.responseText)
+
+
+def page_url() -> str:
+    """The URL of the page (or worker) this Pyodide runs in: relative URLs resolve against it."""
+    import js  # type: ignore[import-not-found]
+    return str(js.location.href)
+
+
+def fetch_stream(url: str):
+    """(Content-Length or None, an iterator of byte chunks, a function that cancels the rest) for a GET
+    of ``url``, read chunk by chunk from the response body (so a caller can stop at a byte limit)."""
+    import js  # type: ignore[import-not-found]
+    resp = wait(js.fetch(url), f"fetching {url}")
+    if not resp.ok:
+        raise OSError(f"fetching {url} failed: HTTP {resp.status}")
+    length = resp.headers.get("Content-Length")
+    if resp.headers.get("Content-Encoding") not in (None, "identity"):
+        length = None   # the length of the compressed body; the stream yields the decoded bytes
+    reader = resp.body.getReader()
+
+    def chunks():
+        while True:
+            r = wait(reader.read(), f"reading {url}")
+            if r.done:
+                return
+            yield r.value.to_bytes()
+
+    return (None if length is None else int(length)), chunks(), lambda: reader.cancel()
+
+
+def cache_get(cache: str, key: str) -> bytes | None:
+    """The bytes stored under ``key`` in the page's Cache Storage ``cache``, or None."""
+    import js  # type: ignore[import-not-found]
+    c = wait(js.caches.open(cache), "opening the cache")
+    r = wait(c.match(key), "reading the cache")
+    if r is None or not hasattr(r, "arrayBuffer"):   # undefined: no entry
+        return None
+    return wait(r.arrayBuffer(), "reading the cache").to_bytes()
+
+
+def cache_put(cache: str, key: str, data: bytes) -> None:
+    import js  # type: ignore[import-not-found]
+    from pyodide.ffi import to_js  # type: ignore[import-not-found]
+    c = wait(js.caches.open(cache), "opening the cache")
+    wait(c.put(key, js.Response.new(to_js(memoryview(data)))), "writing the cache")
+
+
+def cache_delete(cache: str, key: str) -> None:
+    import js  # type: ignore[import-not-found]
+    c = wait(js.caches.open(cache), "opening the cache")
+    wait(c.delete(key), "deleting from the cache")

@@ -16,19 +16,26 @@ The catalog fetches no weights (that is the hub's work, and the catalog never im
 Example::
 
     >>> from borch_webgpu import models
+    >>> [str(n) for n in models.list_models(library="borchvision")]
+    ['borchvision/lenet5', 'borchvision/mnist_cnn', 'borchvision/resnet18_cifar']
     >>> [str(n) for n in models.list_models("*resnet*")]
     ['borchvision/resnet18_cifar', 'timm/resnet18', 'timm/resnet34', 'timm/resnet50']
     >>> [str(n) for n in models.list_models("efficientnet_b[0-2]")]
     ['timm/efficientnet_b0', 'timm/efficientnet_b1', 'timm/efficientnet_b2']
+    >>> [str(n) for n in models.list_models("vit_*")]
+    ['timm/vit_base_patch16_224', 'timm/vit_small_patch16_224', 'timm/vit_tiny_patch16_224']
 """
 from . import resnet  # noqa: F401 - registers the ResNets
 from . import efficientnet, mobilenet  # noqa: F401 - registers the EfficientNets and MobileNets
+from . import small  # noqa: F401 - registers the digit classifiers (mnist_cnn, lenet5)
+from . import vit  # noqa: F401 - registers the Vision Transformers
 from ._data import MaybeToTensor, create_transform, resolve_data_config, resolve_model_data_config
 from ._factory import CatalogSpec, TimmDefaultsWarning, create_model, from_timm_name
-from ._features import FeatureInfo, FeatureListNet
+from ._features import FeatureGetterNet, FeatureInfo, FeatureListNet
 from ._layers import SelectAdaptivePool2d
 from ._registry import ModelArg, ModelEntry, ModelName, get_pretrained_cfg, list_models, model_args
 
 __all__ = ["create_model", "list_models", "model_args", "get_pretrained_cfg", "from_timm_name", "resolve_data_config",
            "resolve_model_data_config", "create_transform", "ModelName", "ModelArg", "ModelEntry", "CatalogSpec",
-           "TimmDefaultsWarning", "FeatureInfo", "FeatureListNet", "SelectAdaptivePool2d", "MaybeToTensor"]
+           "TimmDefaultsWarning", "FeatureInfo", "FeatureListNet", "FeatureGetterNet", "SelectAdaptivePool2d",
+           "MaybeToTensor"]

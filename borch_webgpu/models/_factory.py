@@ -40,7 +40,8 @@ def create_model(library: str, factory: str, *, features_only: bool = False, out
         factory (str): the architecture's name in that library (``"resnet50"``).
         features_only (bool): timm's feature extractor: ``forward`` returns the feature map of each
             stage in ``out_indices`` (a list), and the classifier is dropped.
-        out_indices: the stages for ``features_only`` (None: all of them; an int k: the last k).
+        out_indices: the stages for ``features_only`` (None: timm's default, all of them for the
+            convnets and the last three blocks for the ViTs; an int k: the last k).
         **args: the architecture's arguments (``num_classes``, ``in_chans``, ...).
 
     Returns:
@@ -72,9 +73,8 @@ def _build(library, factory, args, filled, features_only, out_indices, op) -> nn
         raise ValueError(f"{op}: out_indices={out_indices!r} is for features_only=True")
     args = {k: int(v) for k, v in args.items()}
     model = e.fn(**args)
-    if features_only:   # timm's feature class for the architecture, else the top-level children
-        as_features = getattr(model, "as_features", None)
-        model = as_features(out_indices) if as_features else FeatureListNet(model, out_indices)
+    if features_only:   # the architecture's timm feature class (features_cls), else the top-level children
+        model = getattr(model, "features_cls", FeatureListNet)(model, out_indices)
         out_indices = model.feature_info.out_indices
     model.catalog = CatalogSpec(e.name, dict(args), dict(filled), features_only, out_indices)
     return model
@@ -84,9 +84,9 @@ def from_timm_name(model_name: str, pretrained: bool = False, *, features_only: 
                    **kwargs) -> nn.Module:
     """``timm.create_model(model_name, **kwargs)`` for people coming from timm: the catalog's
     ``timm/<model_name>`` with every architecture argument not given filled with the default timm's
-    own signature documents (for the ResNets ``num_classes=1000``, ``in_chans=3``). What was filled
-    is said in a :class:`TimmDefaultsWarning` and kept in ``model.catalog.filled``; pass the
-    arguments (or call ``create_model``) to be explicit.
+    own signature documents (for the ResNets ``num_classes=1000``, ``in_chans=3``; the ViTs add
+    ``img_size=224``). What was filled is said in a :class:`TimmDefaultsWarning` and kept in
+    ``model.catalog.filled``; pass the arguments (or call ``create_model``) to be explicit.
 
     A pretrained tag (``"resnet50.a1_in1k"``) names weights, which the catalog does not fetch:
     ``pretrained=True`` raises; build the model, then ``load_state_dict(strict=True)``.

@@ -1,6 +1,8 @@
 """``features_only=True``: timm's FeatureListNet, the model's children up to the last requested stage,
 returning the feature map of each requested stage (its state dict is the model's, minus what the
-features do not use, so the same checkpoint loads)."""
+features do not use, so the same checkpoint loads). An architecture with its own timm feature class
+names it in the class attribute ``features_cls``, called as ``features_cls(model, out_indices)``
+(EfficientNet's EfficientNetFeatures, the ViTs' FeatureGetterNet); the others get FeatureListNet."""
 from __future__ import annotations
 
 import copy
@@ -9,7 +11,7 @@ from typing import Sequence
 from .. import nn
 from ..tensor import Tensor
 
-__all__ = ["FeatureInfo", "FeatureListNet", "out_indices_tuple"]
+__all__ = ["FeatureInfo", "FeatureListNet", "FeatureGetterNet", "out_indices_tuple", "pretrained_cfg_for_features"]
 
 
 def out_indices_tuple(out_indices, n: int, op: str = "features_only") -> tuple[int, ...]:
@@ -105,3 +107,36 @@ class FeatureListNet(nn.Module):
             if name in self._outputs:
                 out.append(x)
         return out
+
+
+def pretrained_cfg_for_features(cfg: dict) -> dict:
+    """timm's: a features_only model's pretrained_cfg has no classifier entries."""
+    return {k: v for k, v in cfg.items() if k not in ("num_classes", "classifier", "global_pool")}
+
+
+class FeatureGetterNet(nn.Module):
+    """timm's ``features_only=True`` model for architectures with ``forward_intermediates`` (the ViTs):
+    the model, pruned after the last requested block (its final norm and head dropped), as the child
+    ``model`` (so the state-dict keys are ``model.<timm's key>``, as timm's); ``forward`` returns the
+    requested blocks' outputs as NCHW maps."""
+
+    def __init__(self, model: nn.Module, out_indices=None, norm: bool = False, output_fmt: str = "NCHW") -> None:
+        super().__init__()
+        if out_indices is None:
+            out_indices = model.default_out_indices
+        out_indices = model.prune_intermediate_layers(out_indices, prune_norm=not norm)
+        self.feature_info = FeatureInfo(copy.deepcopy(model.feature_info), tuple(out_indices))
+        self.model = model
+        self.out_indices = list(out_indices)
+        self.output_fmt = output_fmt
+        self.norm = norm
+        self.pretrained_cfg = pretrained_cfg_for_features(getattr(model, "pretrained_cfg", {}))
+
+    @property
+    def default_cfg(self) -> dict:
+        """timm's old name for ``pretrained_cfg``."""
+        return self.pretrained_cfg
+
+    def forward(self, x: Tensor) -> list[Tensor]:
+        return self.model.forward_intermediates(x, indices=self.out_indices, norm=self.norm,
+                                                output_fmt=self.output_fmt, intermediates_only=True)

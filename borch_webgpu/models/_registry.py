@@ -37,8 +37,9 @@ class ModelArg(NamedTuple):
 ARG_DOCS = {
     "num_classes": "outputs of the classifier (0: no classifier; forward gives the pooled features)",
     "in_chans": "channels of the input image (the first convolution's in_channels)",
+    "img_size": "side of the square input image the model is built for (a ViT's position embedding grid)",
 }
-ARG_MIN = {"num_classes": 0, "in_chans": 1}
+ARG_MIN = {"num_classes": 0, "in_chans": 1, "img_size": 1}
 _TYPES = {"int": numbers.Integral}
 
 
@@ -105,6 +106,8 @@ def list_models(pattern: str | None = None, library: str | None = None) -> list[
         [ModelName(library='borchvision', factory='resnet18_cifar'), ModelName(library='timm', factory='resnet18')]
         >>> [str(n) for n in models.list_models("mobilenet*", library="timm")]
         ['timm/mobilenetv2_100', 'timm/mobilenetv3_large_100', 'timm/mobilenetv3_small_100']
+        >>> [str(n) for n in models.list_models("vit_*")]
+        ['timm/vit_base_patch16_224', 'timm/vit_small_patch16_224', 'timm/vit_tiny_patch16_224']
     """
     out = []
     for name in sorted(REGISTRY):

@@ -18,7 +18,7 @@ from .. import nn
 from ..tensor import Tensor
 from ._arch import EfficientNetBuilder, decode_arch_def
 from ._blocks import BatchNormAct2d, SqueezeExcite, create_conv2d, get_act_layer, init_weight_goog, round_channels
-from ._features import FeatureInfo, out_indices_tuple
+from ._features import FeatureInfo, out_indices_tuple, pretrained_cfg_for_features
 from ._layers import create_classifier
 from ._registry import register_model
 
@@ -44,10 +44,6 @@ class TimmSurface:
 
     def _device(self):
         return self.conv_stem.weight.device
-
-    def as_features(self, out_indices=None) -> nn.Module:
-        """timm's ``features_only=True`` model for this one (its stem and blocks, no head)."""
-        return self.features_cls(self, out_indices)
 
 
 class EfficientNet(TimmSurface, nn.Module):
@@ -104,11 +100,6 @@ class EfficientNet(TimmSurface, nn.Module):
         self.classifier = fc.to(self._device())
         self.global_pool.train(self.training)
         self.classifier.train(self.training)
-
-
-def pretrained_cfg_for_features(cfg: dict) -> dict:
-    """timm's: a features_only model's pretrained_cfg has no classifier entries."""
-    return {k: v for k, v in cfg.items() if k not in ("num_classes", "classifier", "global_pool")}
 
 
 class EfficientNetFeatures(nn.Module):

@@ -86,19 +86,21 @@ def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None)
 
 def _erfinv(y: np.ndarray) -> np.ndarray:
     """Inverse error function (Giles' single-precision approximation, ~1e-7 relative: below float32's
-    resolution)."""
-    w = -np.log((1.0 - y) * (1.0 + y))
-    ws = w - 2.5
-    p = np.full_like(y, 2.81022636e-08)
-    for c in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503, -0.00417768164,
-              0.246640727, 1.50140941):
-        p = c + p * ws
-    wl = np.sqrt(np.maximum(w, 5.0)) - 3.0
-    q = np.full_like(y, -0.000200214257)
-    for c in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613, 0.00943887047,
-              1.00167406, 2.83297682):
-        q = c + q * wl
-    return np.where(w < 5.0, p, q) * y
+    resolution); y = +-1 gives +-inf, as torch.erfinv (trunc_normal_ then clips to its bounds)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = -np.log((1.0 - y) * (1.0 + y))
+        ws = w - 2.5
+        p = np.full_like(y, 2.81022636e-08)
+        for c in (3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087, -0.00125372503, -0.00417768164,
+                  0.246640727, 1.50140941):
+            p = c + p * ws
+        wl = np.sqrt(np.maximum(w, 5.0)) - 3.0
+        q = np.full_like(y, -0.000200214257)
+        for c in (0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773, -0.0076224613, 0.00943887047,
+                  1.00167406, 2.83297682):
+            q = c + q * wl
+        out = np.where(w < 5.0, p, q) * y
+    return np.where(np.abs(y) >= 1.0, np.copysign(np.inf, y), out)
 
 
 def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0, b: float = 2.0,

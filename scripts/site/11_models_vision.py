@@ -57,8 +57,9 @@ def _factories():
             yield name, obj
 
 
-def models_page() -> str:
+def models_page(site_dir: Path) -> str:
     import borch_webgpu
+    from _models_hub import catalog_section, hub_section, load_manifests
     from borch_webgpu.vision import models
 
     rows, details = [], []
@@ -77,15 +78,14 @@ def models_page() -> str:
     blocks = [n for n in models.__all__ if inspect.isclass(getattr(models, n))]
     block_links = ", ".join(f'<a href="../api/torch.vision.models.html#torch.vision.models.{esc(n)}"><code>{esc(n)}'
                             f'</code></a>' for n in blocks)
+    manifests = load_manifests(site_dir)
     body = f"""<h1>Models</h1>
-<p class="lead">The architectures <code>borch_webgpu.vision.models</code> builds, with torchvision's module
-tree and parameter names, so a state dict saved from torchvision loads with <code>load_state_dict</code>.</p>
-<div class="notice"><strong>Not built yet:</strong> a named-model catalog
-(<code>create_model("timm", "resnet50", num_classes=...)</code>) and a hub with downloadable weights that are
-checked (hash, size, a stored sample reproduced in this browser) before they load. Today every model starts from
-random weights (PyTorch's initialisation); <code>weights=...</code> raises and says how to load a state dict
-yourself.</div>
-<h2>Architectures</h2>
+<p class="lead">The model catalog (<code>borch_webgpu.models</code>, timm's shape), the weights this site
+publishes (<code>borch_webgpu.hub</code>: downloaded and verified in your browser before they load), and the
+architectures <code>borch_webgpu.vision.models</code> builds with torchvision's module tree and parameter names.</p>
+{hub_section(manifests)}
+{catalog_section(manifests)}
+<h2>borchvision's architectures</h2>
 <table class="facts grid"><thead><tr><th>builder</th><th>parameters</th><th>buffers</th><th>classes</th>
 <th>float32 weights</th><th>what it is</th></tr></thead><tbody>{"".join(rows)}</tbody></table>
 <p class="muted">Counted at build time by building each model with its defaults (borch_webgpu
@@ -103,7 +103,7 @@ print(model(x).shape)              # torch.Size([8, 10])
 <p>Run it in the <a href="../playground/">playground</a>.</p>
 <h2>Builders</h2>
 {"".join(details)}"""
-    return page("Models", body, active="Models")
+    return page("Models", body, active="Models", scripts=("../js/models.mjs",))
 
 
 def _load_split(cls, train: bool, data_dir: Path):
@@ -194,6 +194,6 @@ def write_bytes(path: Path, data: bytes) -> None:
 
 def build(site_dir: Path) -> None:
     site_dir = Path(site_dir)
-    write(site_dir / "models" / "index.html", models_page())
+    write(site_dir / "models" / "index.html", models_page(site_dir))
     write(site_dir / "vision" / "index.html", vision_page(site_dir))
     write_bytes(site_dir / "favicon.ico", favicon_ico())

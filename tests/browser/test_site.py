@@ -159,8 +159,8 @@ def test_models_and_vision_pages(site):
     context, base, log = site
     page = context.new_page()
     page.goto(base + "models/")
-    assert "not built yet" in page.inner_text(".notice").lower()
-    assert page.locator("tr[data-params]").count() >= 4
+    assert page.locator('tr[id^="catalog-"]').count() >= 6 and page.locator('tr[id^="hub-"]').count() >= 3
+    assert page.locator("tr[data-params]").count() >= 10
     page.goto(base + "vision/")
     for name in ("MNIST", "Digits"):
         sec = page.locator(f'section[id="{name}"]')
@@ -244,6 +244,44 @@ def test_a_reload_comes_from_the_browser_cache(playwright, summary_line, tmp_pat
     summary_line(f"landing page: first visit {sent[0] / 1e6:.1f} MB, reload {sent[1] / 1e6:.2f} MB")
     assert sent[0] > 15e6, sent          # Pyodide, numpy and the wheel
     assert sent[1] < 100_000, sent
+
+
+def test_models_page_downloads_verifies_and_predicts(site, artifacts):
+    """The hub widget: download and verify a published model (progress, size, sha256, the sample
+    reproduced), then classify one of the manifest's test images and a digit drawn with the mouse."""
+    context, base, log = site
+    page = context.new_page()
+    page.on("pageerror", lambda e: log["errors"].append(str(e)))
+    page.goto(base + "models/#hub")
+    page.wait_for_function("() => window.borchModels && window.borchModels.ready", timeout=120_000)
+    page.select_option("#hub-model", "lenet5-mnist")
+    page.click("#hub-load")
+    page.wait_for_function("() => window.borchModels.done >= 1", timeout=180_000)
+    loaded = page.evaluate("() => window.borchModels.loaded")
+    assert loaded, page.inner_text("#hub-result")
+    gpu = page.evaluate("() => window.borchModels.gpu")
+    assert loaded["device"] == ("webgpu:0" if gpu else "cpu") and loaded["source"] == "network"
+    assert loaded["sample_error"] <= 2e-5 and "all 64 digits match" in page.inner_text("#hub-result")
+    assert page.evaluate("() => document.getElementById('hub-progress').value") == loaded["bytes"]
+    manifest = page.evaluate("() => window.borchModels.manifest")
+    page.locator("#hub-samples canvas").nth(3).click()
+    page.wait_for_function("() => window.borchModels.prediction && window.borchModels.prediction.what.startsWith('test')",
+                           timeout=60_000)
+    assert page.evaluate("() => window.borchModels.prediction.best") == manifest["sample"]["labels"][3]
+    box = page.locator("#hub-canvas").bounding_box()
+    x = box["x"] + box["width"] / 2
+    page.mouse.move(x, box["y"] + 30)
+    page.mouse.down()
+    for i in range(1, 11):   # a vertical stroke: a one
+        page.mouse.move(x + i * 0.5, box["y"] + 30 + i * 16)
+    page.mouse.up()
+    page.evaluate("() => { window.borchModels.prediction = null; }")
+    page.click("#hub-predict")
+    page.wait_for_function("() => window.borchModels.prediction", timeout=60_000)
+    assert page.evaluate("() => window.borchModels.prediction.best") == 1, page.inner_text("#hub-pred")
+    page.locator("#hub-demo").screenshot(path=str(artifacts / "models-hub.png"))
+    assert not log["errors"], log["errors"]
+    page.close()
 
 
 def test_site_requests_stay_on_origin(site):

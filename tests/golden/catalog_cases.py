@@ -32,6 +32,26 @@ CASES = [
      "args": {"num_classes": 1000, "in_chans": 3}, "input": [1, 3, 32, 32], "seed": 5000},
     {"id": "timm/resnet50", "library": "timm", "factory": "resnet50",
      "args": {"num_classes": 1000, "in_chans": 3}, "input": [1, 3, 32, 32], "seed": 6000},
+    # the ViTs at their own resolution (224: 196 patches and the class token); ``features_module`` names
+    # the module whose output is forward_features' (the final norm); their browser test is the "vit"
+    # ``browser_group``. ``features`` None is timm's ViT default, the last three blocks (ViT-Base skips
+    # features_only: the same code as the others' at four times the weights to build twice). On WebGPU in
+    # CI (SwiftShader) the group runs ViT-Tiny at 224 and the 64x64 variant (timm's img_size argument: a
+    # 4x4 grid) with its features_only maps; ViT-Small and -Base at 224 take minutes there (``webgpu:
+    # False``; replay them by id: ``replay_catalog.py --device webgpu "timm/vit_base_patch16_224"``).
+    {"id": "timm/vit_tiny_patch16_224", "library": "timm", "factory": "vit_tiny_patch16_224",
+     "args": {"num_classes": 1000, "in_chans": 3, "img_size": 224}, "input": [1, 3, 224, 224], "seed": 7000,
+     "features": None, "features_module": "norm", "browser_group": "vit"},
+    {"id": "timm/vit_tiny_patch16_224 img_size=64 in_chans=1 num_classes=0", "library": "timm",
+     "factory": "vit_tiny_patch16_224", "args": {"num_classes": 0, "in_chans": 1, "img_size": 64},
+     "input": [2, 1, 64, 64], "seed": 7100, "features": [0, 5, -1], "features_module": "norm", "browser_group": "vit",
+     "variant": True, "webgpu": True, "webgpu_features": True},
+    {"id": "timm/vit_small_patch16_224", "library": "timm", "factory": "vit_small_patch16_224",
+     "args": {"num_classes": 1000, "in_chans": 3, "img_size": 224}, "input": [1, 3, 224, 224], "seed": 7200,
+     "features": None, "features_module": "norm", "browser_group": "vit", "webgpu": False},
+    {"id": "timm/vit_base_patch16_224", "library": "timm", "factory": "vit_base_patch16_224",
+     "args": {"num_classes": 1000, "in_chans": 3, "img_size": 224}, "input": [1, 3, 224, 224], "seed": 7300,
+     "features_module": "norm", "browser_group": "vit", "webgpu": False},
 ]
 
 # the EfficientNet / MobileNet families (efficientnet.py, mobilenet.py): every name at 32x32 (they
@@ -113,6 +133,18 @@ RESIZES = [
 ]
 
 
+def runs_on_webgpu(case: dict) -> bool:
+    """Whether a WebGPU run without ids replays ``case``: the catalog names, not the variants, unless the
+    case's ``webgpu`` says otherwise."""
+    return case.get("webgpu", not case.get("variant"))
+
+
+def browser_group(case: dict) -> str:
+    """The browser test that replays ``case`` on WebGPU (tests/browser/test_models_webgpu.py): its
+    ``browser_group``; "base" (the ResNets, with the transforms) when it has none."""
+    return case.get("browser_group", "base")
+
+
 def case_input(case: dict) -> np.ndarray:
     return formula(tuple(case["input"]), "float32", INPUT_SEED + case["seed"])
 
@@ -126,6 +158,12 @@ def image(spec: dict) -> np.ndarray:
 def state_dict_values(layout, seed: int) -> dict[str, np.ndarray]:
     """The case's weights for a state-dict layout [(key, shape), ...] in state-dict order."""
     return {key: value(key, tuple(shape), i, seed) for i, (key, shape, *_) in enumerate(layout)}
+
+
+def value_for(values: dict, key: str) -> np.ndarray:
+    """The formula value of a state-dict ``key``; a features_only model of timm's FeatureGetterNet (the
+    ViTs') holds the model as its child ``model``, so its keys carry that prefix."""
+    return values[key] if key in values else values[key.removeprefix("model.")]
 
 
 SAMPLE = 64

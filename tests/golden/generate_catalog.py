@@ -9,8 +9,10 @@ ResNet-18 with the CIFAR stem for borchvision/resnet18_cifar), its state-dict la
 shapes, dtypes, in order), the formula weights loaded with ``load_state_dict(strict=True)``, and the
 eval-mode outputs recorded on the case's input: logits (in full), forward_features and
 forward_head(pre_logits=True) (shape, sums and a sample), the features_only maps, timm's
-pretrained_cfg / resolve_data_config / feature_info and the defaults timm's ResNet, EfficientNet and
-MobileNetV3 classes document in their signatures (the same for all three). Plus the eval transforms (timm.data.create_transform) and torchvision Resize cases.
+pretrained_cfg / resolve_data_config / feature_info and, per case, the defaults the timm model's class
+(ResNet, EfficientNet, MobileNetV3, VisionTransformer) documents in its signature for the case's
+arguments; for the ViTs also the other token pools and forward_intermediates' options. Plus the eval
+transforms (timm.data.create_transform) and torchvision Resize cases.
 """
 from __future__ import annotations
 
@@ -32,7 +34,8 @@ import timm.data  # noqa: E402
 import torchvision  # noqa: E402
 from torchvision import transforms as T  # noqa: E402
 
-from catalog_cases import CASES, RESIZES, TRANSFORMS, case_input, image, state_dict_values, summarize  # noqa: E402
+from catalog_cases import CASES, RESIZES, TRANSFORMS, case_input, image, state_dict_values, summarize, \
+    value_for  # noqa: E402
 from golden_io import encode  # noqa: E402
 
 VERSIONS = {"torch": "2.13.0", "timm": "1.0.31", "torchvision": "0.28.0"}
@@ -79,7 +82,7 @@ def layout(model) -> list:
 
 def load_formula(model, values: dict) -> None:
     sd = model.state_dict()
-    model.load_state_dict({k: torch.from_numpy(values[k]).to(v.dtype) for k, v in sd.items()}, strict=True)
+    model.load_state_dict({k: torch.from_numpy(value_for(values, k)).to(v.dtype) for k, v in sd.items()}, strict=True)
 
 
 def jsonable(v):
@@ -110,6 +113,16 @@ def model_case(case: dict) -> dict:
         out["num_features"] = model.num_features
         out["feature_info"] = model.feature_info
         out["get_classifier"] = type(model.get_classifier()).__name__
+        sig = inspect.signature(type(model).__init__).parameters   # the defaults timm documents for the args
+        out["timm_defaults"] = {k: sig[k].default for k in case["args"]}
+    if isinstance(model, timm.models.vision_transformer.VisionTransformer):   # the other token pools, and
+        # forward_intermediates' options
+        with torch.no_grad():
+            out["pools"] = {p: summarize(model.pool(feats, pool_type=p).numpy()) for p in ("avg", "max", "avgmax")}
+            if case.get("variant"):
+                inter = model.forward_intermediates(x, indices=2, norm=True, output_fmt="NLC",
+                                                    return_prefix_tokens=True, intermediates_only=True)
+                out["intermediates"] = [[summarize(a.numpy()), summarize(b.numpy())] for a, b in inter]
     if "features" in case:
         kw = {} if case["features"] is None else {"out_indices": tuple(case["features"])}
         if case["library"] == "timm":
@@ -153,24 +166,12 @@ def resize_case(r: dict) -> dict:
     return {"id": r["id"], "out": summarize(y.numpy())}
 
 
-def timm_defaults() -> dict:
-    """The defaults timm's model classes document in their signatures, for the arguments the catalog takes."""
-    out = None
-    for cls in (timm.models.resnet.ResNet, timm.models.efficientnet.EfficientNet,
-                timm.models.mobilenetv3.MobileNetV3):   # the catalog's timm classes document the same ones
-        sig = inspect.signature(cls.__init__).parameters
-        got = {k: sig[k].default for k in ("num_classes", "in_chans")}
-        assert out is None or got == out, (cls, got, out)
-        out = got
-    return out
-
-
 def main() -> None:
     got = {"torch": torch.__version__, "timm": timm.__version__, "torchvision": torchvision.__version__}
     for k, v in VERSIONS.items():
         if got[k].split("+")[0] != v:
             sys.exit(f"catalog.json comes from {k} {v}; this is {got[k]}")
-    doc = {**got, "timm_defaults": timm_defaults(), "cases": [model_case(c) for c in CASES], "transforms": [transform_case(t) for t in TRANSFORMS],
+    doc = {**got, "cases": [model_case(c) for c in CASES], "transforms": [transform_case(t) for t in TRANSFORMS],
            "resizes": [resize_case(r) for r in RESIZES]}
     (HERE / "catalog.json").write_text(json.dumps(doc, separators=(",", ":")) + "\n")
     print(f"{len(doc['cases'])} model cases, {len(doc['transforms'])} transforms, {len(doc['resizes'])} resizes "

@@ -1,11 +1,14 @@
 """Check borch_webgpu.models against what timm said (catalog.json, from generate_catalog.py):
 ``python replay_catalog.py [--device cpu|webgpu] [--group NAME] [case id ...]``; in the browser through
-the runner with ``--mount tests/golden`` (``--group``: only the catalog names of one browser test). For
-each case: build the catalog model, compare its state-dict layout with timm's, load the formula weights
-with ``strict=True``, compare logits, forward_features, forward_head(pre_logits=True), the
-features_only maps and the timm metadata; then the eval transforms and Resize cases. Prints one line per case (relative error, build and run time, and on
-WebGPU the pipelines the case created and the kernels its forward used) and ``catalog: N passed, N
-failed``.
+the runner with ``--mount tests/golden``. For each case: build the catalog model, compare its state-dict
+layout with timm's, load the formula weights with ``strict=True``, compare logits, forward_features,
+forward_head(pre_logits=True), the features_only maps and the timm metadata (for the ViTs also the
+other token pools and forward_intermediates); then the eval transforms and Resize cases. Prints one
+line per case (relative error, build and run time, and on WebGPU the pipelines the case created and
+the kernels its forward used) and ``catalog: N passed, N failed``. ``--group vit`` runs only the cases
+of one browser test (a case's ``browser_group``, "base" when it has none; "base" also runs the
+transforms); on WebGPU a case runs as its ``webgpu`` says (default: the catalog names, not the
+variants).
 """
 from __future__ import annotations
 
@@ -23,8 +26,8 @@ import numpy as np  # noqa: E402
 import borch_webgpu as bw  # noqa: E402
 from borch_webgpu import models  # noqa: E402
 
-from catalog_cases import CASES, RESIZES, TRANSFORMS, case_input, check_summary, image, relative_error, \
-    state_dict_values  # noqa: E402
+from catalog_cases import CASES, RESIZES, TRANSFORMS, browser_group, case_input, check_summary, image, \
+    relative_error, runs_on_webgpu, state_dict_values, value_for  # noqa: E402
 from golden_io import decode  # noqa: E402
 
 DTYPE = {"float32": bw.float32, "int64": bw.int64}
@@ -64,9 +67,8 @@ class _KernelsUsed:
             del self.rt.pipeline
 
 
-def _state_dict(layout, seed: int, keys, device: str) -> dict:
-    values = state_dict_values(layout, seed)
-    return {k: bw.from_numpy(values[k]).to(device) for k in keys}
+def _state_dict(values: dict, keys, device: str) -> dict:
+    return {k: bw.from_numpy(value_for(values, k)).to(device) for k in keys}
 
 
 def check_model(spec: dict, want: dict, device: str) -> tuple[list[str], dict]:
@@ -83,15 +85,15 @@ def check_model(spec: dict, want: dict, device: str) -> tuple[list[str], dict]:
         return [f"{where}: state-dict layout differs from timm's at entry {first}: ours "
                 f"{layout[first] if first < len(layout) else None}, timm's {theirs[first] if first < len(theirs) else None}"
                 f" ({len(layout)} vs {len(theirs)} entries)"], {}
-    result = model.load_state_dict(_state_dict(want["state_dict"], spec["seed"], model.state_dict(), device),
-                                   strict=True)
+    values = state_dict_values(want["state_dict"], spec["seed"])
+    result = model.load_state_dict(_state_dict(values, model.state_dict(), device), strict=True)
     assert not result.missing_keys and not result.unexpected_keys
     model.eval()
     built = time.perf_counter() - t0
     x = bw.from_numpy(case_input(spec)).to(device)
     seen = {}
-    hook = getattr(model, spec.get("features_module", "layer4")).register_forward_hook(
-        lambda mod, inp, out: seen.setdefault("features", out))
+    at = model.get_submodule(spec.get("features_module", "layer4"))   # the module forward_features ends with
+    hook = at.register_forward_hook(lambda mod, inp, out: seen.setdefault("features", out))
     t1 = time.perf_counter()
     with bw.no_grad(), _KernelsUsed(device) as used:   # one pass: the logits, and forward_features' output through the hook
         logits = model(x).cpu().numpy()
@@ -126,17 +128,42 @@ def check_model(spec: dict, want: dict, device: str) -> tuple[list[str], dict]:
     pipes = None if p0 is None else _pipelines(device) - p0
     out = {"err": err, "max_abs": max_abs, "tol": tol, "build_s": built, "forward_s": ran, "pipelines": pipes,
            "kernels": None if used.keys is None else len(used.keys)}
+    bad += _check_tokens(model, feats, x, spec, want, 10 * tol)
     if "features_only" in want and (device == "cpu" or spec.get("webgpu_features")):
-        bad += check_features(spec, want, device)
+        del model, logits, seen, feats, pre, head, x   # the model's buffers go back before the features model
+        bad += check_features(spec, want, device, values)
     return bad, out
 
 
-def check_features(spec: dict, want: dict, device: str) -> list[str]:
+def _check_tokens(model, feats, x, spec: dict, want: dict, tol: float) -> list[str]:
+    """The ViTs' other token pools (pool(x, pool_type)) and forward_intermediates(indices=2, norm=True,
+    output_fmt='NLC', return_prefix_tokens=True), where timm's were recorded."""
+    bad = []
+    with bw.no_grad():
+        for p, w in want.get("pools", {}).items():
+            why = check_summary(model.pool(feats, pool_type=p).cpu().numpy(), w, tol)
+            if why:
+                bad.append(f"{spec['id']}: pool(pool_type={p!r}): {why}")
+        if "intermediates" in want:
+            got = model.forward_intermediates(x, indices=2, norm=True, output_fmt="NLC", return_prefix_tokens=True,
+                                              intermediates_only=True)
+            if len(got) != len(want["intermediates"]):
+                return bad + [f"{spec['id']}: forward_intermediates gave {len(got)} outputs, timm's "
+                              f"{len(want['intermediates'])}"]
+            for i, (pair, wpair) in enumerate(zip(got, want["intermediates"])):
+                for what, a, w in zip(("tokens", "prefix tokens"), pair, wpair):
+                    why = check_summary(a.cpu().numpy(), w, tol)
+                    if why:
+                        bad.append(f"{spec['id']}: forward_intermediates {i} {what}: {why}")
+    return bad
+
+
+def check_features(spec: dict, want: dict, device: str, values: dict) -> list[str]:
     where = f"{spec['id']} features_only"
     f = want["features_only"]
     fm = models.create_model(spec["library"], spec["factory"], features_only=True, out_indices=spec["features"],
                              **spec["args"]).to(device)
-    fm.load_state_dict(_state_dict(want["state_dict"], spec["seed"], fm.state_dict(), device), strict=True)
+    fm.load_state_dict(_state_dict(values, fm.state_dict(), device), strict=True)
     fm.eval()
     bad = []
     info = {"channels": fm.feature_info.channels(), "reduction": fm.feature_info.reduction(),
@@ -179,12 +206,37 @@ def check_transforms(golden: dict, device: str) -> list[str]:
     return bad
 
 
+def _selected(spec: dict, device: str, ids, group) -> bool:
+    """Whether a run with these ids / group runs ``spec``: the ids when given; on cpu every case of the
+    group; on WebGPU the catalog names, not the variants, unless the case says otherwise (``webgpu``)."""
+    if ids:
+        return spec["id"] in ids
+    if group is not None and browser_group(spec) != group:
+        return False
+    return device == "cpu" or runs_on_webgpu(spec)
+
+
+def report(label: str, spec: dict, bad: list[str], m: dict, device: str) -> bool:
+    """Print a case's failures and its line (error, times, and on WebGPU the pipelines it created and,
+    where counted, the kernels its forward used); True when it passed."""
+    for b in bad:
+        print("FAIL", b)
+    if m:
+        pipes = "" if m["pipelines"] is None else f", {m['pipelines']} pipelines created"
+        if m.get("kernels") is not None:
+            pipes += f", {m['kernels']} used by the forward"
+        diff = f", largest |difference| {m['max_abs']:.1e}" if "max_abs" in m else ""
+        print(f"{label} {spec['id']}: logits relative error {m['err']:.2e} (tolerance {m['tol']:.1e}{diff}), "
+              f"build+load {m['build_s']:.2f} s, forward {m['forward_s']:.2f} s{pipes} [device {device}]")
+    return not bad
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default=None)
     ap.add_argument("--no-transforms", action="store_true")
-    ap.add_argument("--group", default=None, help="only the catalog names of this browser group (cases without "
-                    "one are 'base', which also runs the transforms)")
+    ap.add_argument("--group", default=None, help="only the cases of this browser group (base, convnets, vit; "
+                    "cases without one are 'base', which also runs the transforms)")
     ap.add_argument("ids", nargs="*")
     ns = ap.parse_args(argv)
     device = ns.device or bw.get_default_device().type
@@ -192,21 +244,10 @@ def main(argv=None) -> int:
     passed = failed = 0
     for spec, want in zip(CASES, golden["cases"]):
         assert spec["id"] == want["id"], "catalog.json is stale: rerun generate_catalog.py"
-        cpu_only = spec.get("variant") or not spec.get("webgpu", True)
-        if ns.ids and spec["id"] not in ns.ids or not ns.ids and device != "cpu" and cpu_only:
+        if not _selected(spec, device, ns.ids, ns.group):
             continue
-        if ns.group is not None and (cpu_only or spec.get("browser_group", "base") != ns.group):
-            continue
-        bad, m = check_model(spec, want, device)
-        for b in bad:
-            print("FAIL", b)
-        failed, passed = failed + bool(bad), passed + (not bad)
-        if m:
-            pipes = "" if m["pipelines"] is None else \
-                f", {m['pipelines']} pipelines created, {m['kernels']} used by the forward"
-            print(f"catalog case {spec['id']}: logits relative error {m['err']:.2e} (tolerance {m['tol']:.1e}, "
-                  f"largest |difference| {m['max_abs']:.1e}), "
-                  f"build+load {m['build_s']:.2f} s, forward {m['forward_s']:.2f} s{pipes} [device {device}]")
+        ok = report("catalog case", spec, *check_model(spec, want, device), device)
+        failed, passed = failed + (not ok), passed + ok
     if not ns.no_transforms and not ns.ids and ns.group in (None, "base"):
         bad = check_transforms(golden, device)
         for b in bad:

@@ -243,9 +243,23 @@ def test_models_and_vision_pages(tmp_path):
     (tmp_path / "data").mkdir()
     for name in _assets.DATA_FILES:
         shutil.copyfile(_assets.data_dir() / name, tmp_path / "data" / name)
+    shutil.copytree(Path(__file__).resolve().parents[2] / "web" / "hub", tmp_path / "hub")
     _step("11_models_vision").build(tmp_path)
     page = (tmp_path / "models" / "index.html").read_text()
-    assert "not built yet" in page.lower()
+    from borch_webgpu import models as catalog
+    for name in catalog.list_models():      # the catalog, from the code, with its parameter counts
+        m = re.search(rf'<tr id="catalog-{name}" data-params="(\d+)">', page)
+        assert m, name
+        if name.library == "timm":   # timm's documented defaults (the ViTs' img_size too)
+            args = catalog._registry.entry(*name).timm_defaults
+        else:
+            args = {a.name: {"num_classes": 10, "in_chans": 1 if "mnist" in name.factory or "lenet" in name.factory
+                             else 3}[a.name] for a in catalog.model_args(*name)}
+        assert int(m.group(1)) == sum(p.numel() for p in catalog.create_model(*name, **args).parameters()), name
+    for manifest in json.loads((tmp_path / "hub" / "index.json").read_text())["manifests"]:   # the published weights
+        mf = json.loads((tmp_path / "hub" / manifest).read_text())
+        assert f'<tr id="hub-{mf["name"]}">' in page and mf["weights"]["sha256"] in page
+        assert f'<option value="{mf["name"]}">' in page
     for name in models.__all__:
         fn = getattr(models, name)
         if inspect.isfunction(fn):

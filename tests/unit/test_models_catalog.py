@@ -19,14 +19,19 @@ import borch_webgpu as torch  # noqa: E402
 from borch_webgpu import models  # noqa: E402
 
 import replay_catalog  # noqa: E402
+import replay_small_models  # noqa: E402
 from catalog_cases import CASES  # noqa: E402
+from small_models_cases import CASES as SMALL_CASES  # noqa: E402
 
 GOLD = replay_catalog.load()
+SMALL_GOLD = replay_small_models.load()
 
 # The name table, frozen: names may be added (add them here too), never removed or changed. Each
 # name keeps its arguments, and its meaning: a digest of the state-dict layout timm / torchvision
 # give for the case's arguments (the parity test ties the catalog's model to that layout).
 FROZEN = {
+    "borchvision/lenet5": (("num_classes", "in_chans"), "0c1041a05cbef933"),
+    "borchvision/mnist_cnn": (("num_classes", "in_chans"), "f7fd8f501d046b4a"),
     "borchvision/resnet18_cifar": (("num_classes",), "7864a1db0e116de5"),
     "timm/resnet18": (("num_classes", "in_chans"), "fee7203e93debf04"),
     "timm/resnet34": (("num_classes", "in_chans"), "a2e3226e9c7a7040"),
@@ -45,6 +50,9 @@ FROZEN = {
     # the same layout as efficientnet_b0 (padding and BatchNorm eps hold no parameters): its parity
     # case is what tells them apart
     "timm/tf_efficientnet_b0": (("num_classes", "in_chans"), "2a1142ae7aeff1c2"),
+    "timm/vit_tiny_patch16_224": (("num_classes", "in_chans", "img_size"), "25094eb3a672f574"),
+    "timm/vit_small_patch16_224": (("num_classes", "in_chans", "img_size"), "6b386671b1cf4c55"),
+    "timm/vit_base_patch16_224": (("num_classes", "in_chans", "img_size"), "c4586939ef273e39"),
 }
 
 
@@ -53,7 +61,7 @@ def _digest(layout) -> str:
 
 
 def _name_case(name: str) -> dict:
-    return next(w for c, w in zip(CASES, GOLD["cases"]) if c["id"] == name)
+    return next(w for c, w in [*zip(CASES, GOLD["cases"]), *zip(SMALL_CASES, SMALL_GOLD["cases"])] if c["id"] == name)
 
 
 # ---- parity with timm ------------------------------------------------------------------------------
@@ -66,17 +74,25 @@ def test_parity_with_timm_on_cpu(case):
     print(f"{case['id']}: logits relative error {m['err']:.2e} (tolerance {m['tol']:.1e})")
 
 
+@pytest.mark.parametrize("case", SMALL_CASES, ids=[c["id"] for c in SMALL_CASES])
+def test_small_models_parity_with_pytorch_on_cpu(case):
+    want = next(w for w in SMALL_GOLD["cases"] if w["id"] == case["id"])
+    bad, m = replay_small_models.check_model(case, want, "cpu")
+    assert not bad, "\n".join(bad)
+    print(f"{case['id']}: logits relative error {m['err']:.2e} (tolerance {m['tol']:.1e})")
+
+
 def test_eval_transforms_and_resize_match_timm_and_torchvision():
     assert replay_catalog.check_transforms(GOLD, "cpu") == []
 
 
 def test_every_listed_name_has_a_parity_case_and_timms_defaults():
     listed = {str(n) for n in models.list_models()}
-    parity = {f"{c['library']}/{c['factory']}" for c in CASES if not c.get("variant")}
+    parity = {f"{c['library']}/{c['factory']}" for c in [*CASES, *SMALL_CASES] if not c.get("variant")}
     assert listed == parity, "every catalog name needs a parity case in tests/golden/catalog_cases.py"
     assert GOLD["timm"] == "1.0.31" and GOLD["torch"].startswith("2.13.0")
-    for name in models.list_models(library="timm"):
-        assert models._registry.entry(*name).timm_defaults == GOLD["timm_defaults"], name
+    for name in models.list_models(library="timm"):   # the defaults timm's model class documents
+        assert models._registry.entry(*name).timm_defaults == _name_case(str(name))["timm_defaults"], name
 
 
 # ---- the name table -----------------------------------------------------------------------------
@@ -97,10 +113,11 @@ def test_list_models_patterns_and_records():
     assert names == sorted(names) and all(isinstance(n, models.ModelName) for n in names)
     assert models.list_models("resnet5*") == [models.ModelName("timm", "resnet50")]
     assert models.list_models("timm/resnet1*") == [("timm", "resnet18")]
-    assert models.list_models(library="borchvision") == [("borchvision", "resnet18_cifar")]
+    assert models.list_models(library="borchvision") == [("borchvision", "lenet5"), ("borchvision", "mnist_cnn"),
+                                                         ("borchvision", "resnet18_cifar")]
     assert models.list_models("*", library="nope") == []
-    assert str(names[0]) == "borchvision/resnet18_cifar" and names[0]._asdict() == {
-        "library": "borchvision", "factory": "resnet18_cifar"}
+    assert str(names[0]) == "borchvision/lenet5" and names[0]._asdict() == {
+        "library": "borchvision", "factory": "lenet5"}
 
 
 def test_registered_factories_take_keyword_only_arguments_without_defaults():
