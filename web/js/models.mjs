@@ -122,9 +122,22 @@ async function predict(pixels, what) {
   if (!p) { $("hub-pred").textContent = lines.join("\n"); return; }
   const best = p.indexOf(Math.max(...p));
   state.prediction = { what, best, p };
-  $("hub-pred").innerHTML = `<p><strong>${state.manifest.input.classes[best]}</strong> for ${what} ` +
-    `(${(100 * p[best]).toFixed(1)}%, on ${state.device})</p>` + p.map((v, i) =>
-    `<div class="hub-bar"><span>${state.manifest.input.classes[i]}</span><i style="width:${(100 * v).toFixed(1)}%"></i></div>`).join("");
+  const el = (tag, text, cls) => {
+    const e = document.createElement(tag);
+    if (text != null) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  };
+  const head = el("p");
+  head.append(el("strong", String(state.manifest.input.classes[best])),
+              ` for ${what} (${(100 * p[best]).toFixed(1)}%, on ${state.device})`);
+  const bars = p.map((v, i) => {
+    const bar = el("div", null, "hub-bar"), fill = el("i");
+    fill.style.width = `${(100 * v).toFixed(1)}%`;   // through the CSSOM: the site's CSP refuses style attributes
+    bar.append(el("span", String(state.manifest.input.classes[i])), fill);
+    return bar;
+  });
+  $("hub-pred").replaceChildren(head, ...bars);
 }
 
 async function load() {
