@@ -105,14 +105,18 @@ class BrowserSession:
     def mount(self, mounts: list[tuple[Path, str]]) -> None:
         if not mounts:
             return
-        extra = {f"mount/{i}": host for i, (host, _) in enumerate(mounts)}
-        manifest = [[guest, f"/mount/{i}"] for i, (_, guest) in enumerate(mounts)]
+        # URLs of this mount call only: the server sends validators and the page may cache, so a URL
+        # must never name another file later (a reused /mount/3 came back as an earlier call's file)
+        self._mounts = getattr(self, "_mounts", 0) + 1
+        n = self._mounts
+        extra = {f"mount/{n}/{i}": host for i, (host, _) in enumerate(mounts)}
+        manifest = [[guest, f"/mount/{n}/{i}"] for i, (_, guest) in enumerate(mounts)]
         self.site.files.update(extra)
-        manifest_path = _assets.cache_dir() / f"mount-{os.getpid()}.json"
+        manifest_path = _assets.cache_dir() / f"mount-{os.getpid()}-{n}.json"
         manifest_path.write_text(json.dumps(manifest))
-        self.site.files["mount/manifest.json"] = manifest_path
+        self.site.files[f"mount/{n}/manifest.json"] = manifest_path
         try:  # evaluate waits for borchMount's promise: the page has read the manifest by then
-            self.page.evaluate("(u) => window.borchMount(u)", "/mount/manifest.json")
+            self.page.evaluate("(u) => window.borchMount(u)", f"/mount/{n}/manifest.json")
         finally:
             manifest_path.unlink(missing_ok=True)
 

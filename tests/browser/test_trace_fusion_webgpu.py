@@ -73,7 +73,7 @@ try:
     x = torch.randn(1, 3, 16, 16)
     ref, n_eager = stats_run(model, x)
     c = torch.compile(model)
-    for _ in range(2):   # capture, then one replay
+    for _ in range(3):   # eager warm-up, capture, then one replay
         got, n = stats_run(c, x)
     out["resnet_split"] = {"diff": float(np.abs(got - ref).max()), "eager": n_eager, "replay": n}
 finally:
