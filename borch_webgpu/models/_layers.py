@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import nn
 from ..tensor import Tensor
 
-__all__ = ["SelectAdaptivePool2d", "create_classifier"]
+__all__ = ["SelectAdaptivePool2d", "create_classifier", "reset_head"]
 
 _POOLS = {"avg": nn.AdaptiveAvgPool2d, "max": nn.AdaptiveMaxPool2d}
 
@@ -51,3 +51,16 @@ def create_classifier(num_features: int, num_classes: int, pool_type: str = "avg
     pool = SelectAdaptivePool2d(pool_type=pool_type, flatten=bool(pool_type))
     fc = nn.Linear(num_features * pool.feat_mult(), num_classes) if num_classes > 0 else nn.Identity()
     return pool, fc
+
+
+def reset_head(model, num_classes: int, global_pool: str | None, attr: str) -> None:
+    """timm's ``reset_classifier`` for a model whose head is ``model.global_pool`` then the classifier
+    in attribute ``attr``: a new one for ``num_classes`` (0: none) after ``global_pool`` (None keeps the
+    current one; 'avg', 'max', or '' for no pooling), on the model's device and in its mode."""
+    if global_pool is None:
+        global_pool = model.global_pool.pool_type
+    model.num_classes = num_classes
+    model.global_pool, fc = create_classifier(model.num_features, num_classes, pool_type=global_pool)
+    setattr(model, attr, fc.to(model._device()))
+    model.global_pool.train(model.training)
+    getattr(model, attr).train(model.training)

@@ -19,7 +19,7 @@ from ..tensor import Tensor
 from ._arch import EfficientNetBuilder, decode_arch_def
 from ._blocks import BatchNormAct2d, SqueezeExcite, create_conv2d, get_act_layer, init_weight_goog, round_channels
 from ._features import FeatureInfo, out_indices_tuple, pretrained_cfg_for_features
-from ._layers import create_classifier
+from ._layers import create_classifier, reset_head
 from ._registry import register_model
 
 __all__ = ["EfficientNet", "EfficientNetFeatures", "efficientnet_b0", "efficientnet_b1", "efficientnet_b2",
@@ -93,13 +93,7 @@ class EfficientNet(TimmSurface, nn.Module):
     def reset_classifier(self, num_classes: int, global_pool: str | None = None) -> None:
         """timm's: a new classifier for ``num_classes`` (0: none) after ``global_pool`` (None keeps the
         current one; 'avg', 'max', or '' for no pooling)."""
-        if global_pool is None:
-            global_pool = self.global_pool.pool_type
-        self.num_classes = num_classes
-        self.global_pool, fc = create_classifier(self.num_features, num_classes, pool_type=global_pool)
-        self.classifier = fc.to(self._device())
-        self.global_pool.train(self.training)
-        self.classifier.train(self.training)
+        reset_head(self, num_classes, global_pool, "classifier")
 
 
 class EfficientNetFeatures(nn.Module):

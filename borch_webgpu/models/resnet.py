@@ -13,7 +13,7 @@ from __future__ import annotations
 from .. import nn
 from ..tensor import Tensor
 from ..vision.models import resnet as _tv
-from ._layers import SelectAdaptivePool2d, create_classifier
+from ._layers import SelectAdaptivePool2d, create_classifier, reset_head
 from ._registry import register_model
 
 __all__ = ["CatalogResNet", "TimmResNet", "resnet18_cifar", "resnet18", "resnet34", "resnet50"]
@@ -112,14 +112,8 @@ class TimmResNet(CatalogResNet):
     def reset_classifier(self, num_classes: int, global_pool: str | None = None) -> None:
         """timm's: a new classifier for ``num_classes`` (0: none) after ``global_pool`` (None keeps the
         current one; 'avg', 'max', or '' for no pooling)."""
-        if global_pool is None:
-            global_pool = self.global_pool.pool_type
-        self.num_classes = num_classes
-        self.global_pool, fc = create_classifier(self.num_features, num_classes, pool_type=global_pool)
-        self.fc = fc.to(self._device())
+        reset_head(self, num_classes, global_pool, "fc")
         self.head_hidden_size = self.num_features * self.global_pool.feat_mult()
-        self.global_pool.train(self.training)
-        self.fc.train(self.training)
 
 
 def _out_channels(block) -> int:
