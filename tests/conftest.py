@@ -24,6 +24,7 @@ class Browser:
                                    on_request=lambda r: self.requests.append(r.url), playwright=playwright)
         self.boot = self.sess.boot
         self.counter = 0
+        self.golden_mounted = False
 
     def run(self, source: str, argv=(), timeout_s: float = 600) -> tuple[int, str, str]:
         self.out.clear()
@@ -39,6 +40,30 @@ class Browser:
         self.err.clear()
         code = self.sess.run(path.read_text(), guest_path(path), list(argv), timeout_s)
         return code, "".join(self.out), "".join(self.err)
+
+    def mount_golden(self) -> None:
+        """Copy tests/golden (14 MB) into the page as /home/pyodide/tests/golden, once per session."""
+        from borch_webgpu.run import mount_list
+
+        if self.golden_mounted:
+            return
+        cwd = os.getcwd()
+        os.chdir(ROOT)
+        try:
+            self.sess.mount(mount_list(["tests/golden"]))
+        finally:
+            os.chdir(cwd)
+        self.golden_mounted = True
+
+    def run_golden(self, script: str, argv=(), timeout_s: float = 600) -> tuple[int, str, str]:
+        """Run tests/golden/<script> as the page's __main__, tests/golden mounted."""
+        self.mount_golden()
+        cwd = os.getcwd()
+        os.chdir(ROOT)   # the guest path of the script is its path from the repository root
+        try:
+            return self.run_file(ROOT / "tests" / "golden" / script, argv, timeout_s)
+        finally:
+            os.chdir(cwd)
 
 
 @pytest.fixture(scope="session")
@@ -92,21 +117,8 @@ def replay_on_webgpu(browser, summary_line):
     """Run one of tests/golden's replay scripts on WebGPU in the browser (tests/golden mounted) and
     assert that its last line starting with ``prefix`` reports ``0 failed``; ``args`` follow ``--device webgpu``
     (e.g. the case ids to replay)."""
-    from borch_webgpu.run import mount_list
-
-    golden = Path(__file__).resolve().parent / "golden"
-    mounted: list[bool] = []
-
     def run(script: str, prefix: str, args=()) -> None:
-        cwd = os.getcwd()
-        os.chdir(golden.parents[1])
-        try:
-            if not mounted:   # tests/golden is 14 MB: copied into the page once per session
-                browser.sess.mount(mount_list(["tests/golden"]))
-                mounted.append(True)
-            code, out, err = browser.run_file(golden / script, ["--device", "webgpu", *args], timeout_s=1800)
-        finally:
-            os.chdir(cwd)
+        code, out, err = browser.run_golden(script, ["--device", "webgpu", *args], timeout_s=1800)
         last = [line for line in out.splitlines() if line.startswith(prefix)]
         summary_line("webgpu " + " / ".join(last))
         assert code == 0, out[-6000:] + err[-3000:]

@@ -3,27 +3,14 @@ answers frozen from PyTorch: the golden cases of the three ops (tests/golden/cas
 the expressions of tests/golden/compare.json (values, exception types and messages)."""
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
 @pytest.fixture(scope="module")
 def run_golden_script(browser, summary_line):
     """Run a tests/golden script in the booted page with tests/golden mounted; (exit code, stdout)."""
-    from borch_webgpu.run import mount_list
-
     def run(script: str, argv: list[str]) -> tuple[int, str]:
-        cwd = os.getcwd()
-        os.chdir(GOLDEN.parents[1])
-        try:
-            browser.sess.mount(mount_list(["tests/golden"]))
-            code, out, err = browser.run_file(GOLDEN / script, ["--device", "webgpu", *argv], timeout_s=600)
-        finally:
-            os.chdir(cwd)
+        code, out, err = browser.run_golden(script, ["--device", "webgpu", *argv], timeout_s=600)
         return code, out + err
 
     return run

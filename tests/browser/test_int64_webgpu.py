@@ -9,7 +9,6 @@ op no extra dispatch; a captured graph with an int64 op raises at its replay."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -55,14 +54,7 @@ print(json.dumps(out))
 
 
 def test_int64_gives_pytorchs_value_or_raises_overflow_on_webgpu(browser, summary_line):
-    from borch_webgpu.run import mount_list
-
-    cwd = os.getcwd()
-    os.chdir(GOLDEN.parents[1])
-    try:
-        browser.sess.mount(mount_list(["tests/golden"]))
-    finally:
-        os.chdir(cwd)
+    browser.mount_golden()
     code, out, err = browser.run(SCRIPT)
     lines = [x for x in out.splitlines() if x.startswith("int64:")]
     summary_line("webgpu " + "; ".join(lines))

@@ -9,7 +9,6 @@ op; the normal path makes no more JS calls than before."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -18,14 +17,7 @@ MESSAGES = {c["id"]: c["message"] for c in json.loads((GOLDEN / "kernel_errors.j
 
 def test_every_bad_index_raises_pytorchs_error_with_op_and_line_in_the_scope(browser, summary_line):
     """Every golden case, inside try / scope(): at the scope's end, and with launch blocking by its line."""
-    from borch_webgpu.run import mount_list
-
-    cwd = os.getcwd()
-    os.chdir(GOLDEN.parents[1])
-    try:
-        browser.sess.mount(mount_list(["tests/golden"]))
-    finally:
-        os.chdir(cwd)
+    browser.mount_golden()
     code, out, err = browser.run("""
 import sys
 sys.path.insert(0, "/home/pyodide/tests/golden")

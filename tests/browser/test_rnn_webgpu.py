@@ -5,7 +5,6 @@ training step captured as a CUDA graph, which holds only if the recurrence never
 the host."""
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -15,20 +14,12 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
 def test_rnn_goldens_on_webgpu(browser, summary_line):
-    from borch_webgpu.run import mount_list
     sys.path.insert(0, str(GOLDEN))
     try:
         from rnn_cases import ON_WEBGPU
     finally:
         sys.path.remove(str(GOLDEN))
-    cwd = os.getcwd()
-    os.chdir(GOLDEN.parents[1])
-    try:
-        browser.sess.mount(mount_list(["tests/golden"]))
-        code, out, err = browser.run_file(GOLDEN / "replay_rnn.py", ["--device", "webgpu", *ON_WEBGPU],
-                                          timeout_s=600)
-    finally:
-        os.chdir(cwd)
+    code, out, err = browser.run_golden("replay_rnn.py", ["--device", "webgpu", *ON_WEBGPU], timeout_s=600)
     last = [line for line in out.splitlines() if line.startswith("rnn:")]
     summary_line("webgpu " + (last[-1] if last else "rnn: no summary"))
     assert code == 0 and last and " 0 failed" in last[-1], (out + err)[-6000:]
