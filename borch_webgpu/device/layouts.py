@@ -8,7 +8,8 @@ stored as its bits); runs and tables of runs give accessors with one index per d
 that a captured graph recomputes per replay (``capture.Dyn`` / ``DynWord``) pass through as they
 are. Word 63 is never written (common.wgsl's ``pu(63u)`` is a zero the compiler cannot see).
 
-Families with a layout: elementwise (EW), reduce (RED), batch norm (BN) and optimizers (OPTA, OPTM).
+Families with a layout: elementwise (EW), reduce (RED), batch norm (BN), cross-entropy (CE) and
+optimizers (OPTA, OPTM).
 The op blocks in ops_*.wgsl read their scalar parameters with ``u_param(j)`` in both.
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 from .capture import SLOT_WORDS, DynWord, f32_word, u32_word
 
-__all__ = ["Field", "Layout", "EW", "RED", "BN", "OPTA", "OPTM"]
+__all__ = ["Field", "Layout", "EW", "RED", "BN", "CE", "OPTA", "OPTM"]
 
 _MASK = 0xFFFFFFFF  # plain ints are stored modulo 2**32
 
@@ -139,7 +140,16 @@ BN = Layout("batchnorm",
             Field("channels", 0), Field("spatial", 1), Field("batch", 2), Field("numel", 3),
             Field("x_offset", 4), Field("dy_offset", 5), Field("w_offset", 6), Field("b_offset", 7),
             Field("rm_offset", 8), Field("rv_offset", 9),
-            Field("eps", 10, kind="f32"), Field("momentum", 11, kind="f32"), Field("unbias", 12, kind="f32"))
+            Field("eps", 10, kind="f32"), Field("momentum", 11, kind="f32"), Field("unbias", 12, kind="f32"),
+            Field("count_offset", 13),             # stats: the module's num_batches_tracked (int64 as i32)
+            Field("y_offset", 14))                 # bwd_*: a relu's output that masks dy (trace_fusion.py)
+
+# wgsl/loss.wgsl: cross-entropy of x (rows, classes) and int64 targets (as i32); mean: 1 'mean', 0 'sum',
+# 2 'none' (the backward's output gradient has one value a row)
+CE = Layout("cross_entropy",
+            Field("rows", 0), Field("classes", 1), Field("x_offset", 2), Field("t_offset", 3),
+            Field("ignore_index", 4), Field("err_code", 5), Field("mean", 6), Field("g_offset", 7),
+            Field("out_offset", 8))
 
 # wgsl/optim.wgsl adam_multi: Adam / AdamW over up to 7 parameters per dispatch; a row (numel and the
 # p, g, exp_avg, exp_avg_sq, max_exp_avg_sq offsets) and a float row (-step size, sqrt of the second

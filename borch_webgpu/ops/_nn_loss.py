@@ -7,6 +7,7 @@ import warnings
 
 from .. import _dtype, autograd
 from ..tensor import Tensor
+from ._nn_ce import cross_entropy_fused, fused_ok
 from ._registry import OpDef, register
 
 __all__ = ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "cross_entropy", "nll_loss",
@@ -283,6 +284,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None, s
         return (1 - label_smoothing) * nll + _smooth_term(logp, target, weight, ignore_index, reduction, class_dim) \
             * (label_smoothing / c)
     _check_nll(input, target, weight)
+    if fused_ok(input, target, weight, label_smoothing):   # three kernels in all (ops/_nn_ce.py)
+        return cross_entropy_fused(input, target, ignore_index, reduction)
     return _nll(log_softmax(input, class_dim), target, weight, ignore_index, reduction, "cross_entropy")
 
 
