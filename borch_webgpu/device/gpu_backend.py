@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from . import kernels
+from . import kernels, trace_fusion
 from .capture import f32_word
 from .int64_range import CHECKED_EW, MESSAGES, OP_NAMES, check_array
 from .layouts import EW, RED
@@ -296,6 +296,14 @@ INT64_REDUCE = ("sum", "prod")
 
 # elementwise blocks that have a relu'd variant: (file, block) -> the variant's block
 EPILOGUES = {("ops_binary.wgsl", "add"): "add_relu"}
+
+
+def _ew_pipeline(rt, key: tuple):
+    """trace_fusion's hook: the pipeline of an elementwise key (contiguous operands, no int64 check)."""
+    return rt.pipeline(key, lambda: kernels.elementwise_source(*key[1:10]), "w" + "r" * len(key[7]))
+
+
+trace_fusion.EW_PIPELINE.append(_ew_pipeline)
 
 
 def backend() -> GPUBackend:

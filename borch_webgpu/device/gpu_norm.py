@@ -10,7 +10,7 @@ right after them (``nn.ReLU(inplace=True)``) switches that dispatch to its relu 
 """
 from __future__ import annotations
 
-from . import kernels
+from . import kernels, trace_fusion
 from .gpu_backend import GPUStorage, backend, reduce_width
 from .layouts import BN
 from .webgpu import groups_for
@@ -24,7 +24,7 @@ def _decl(binding: int, name: str, write: bool = False, t: str = "S") -> str:
 
 
 def source(mode: str, S: str, running: bool = False, weight: bool = False, bias: bool = False,
-           relu: bool = False) -> str:
+           relu: bool = False, count: bool = False) -> str:
     """The WGSL of one mode; the flags add the optional operands' bindings (after the fixed ones)."""
     head, blocks = kernels.blocks("batchnorm.wgsl")
     slots = {"S": S, "UNIFORMS": BN.wgsl(), "RW": str(reduce_width(backend().rt))}
@@ -32,6 +32,11 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
     nxt = fixed + 1
     if mode == "stats":
         slots["RUNNING_DECL"] = (_decl(3, "rm", True) + "\n" + _decl(4, "rv", True)) if running else ""
+        # num_batches_tracked += 1 by channel 0's first thread (one dispatch fewer per batch norm);
+        # int64 lives in 32 bits on this device, so the count stops at 2**31 - 1 batches
+        slots["COUNT_DECL"] = _decl(5, "nbt", True, "i32") if count else ""
+        slots["COUNT"] = ("if (c == 0u) { let n = nbt[u_count_offset()]; "
+                          "nbt[u_count_offset()] = select(n + 1, n, n == 2147483647); }" if count else "")
         slots["RUNNING_UPDATE"] = (
             "let m = u_momentum();\n"
             "    rm[u_rm_offset() + c] = S((1.0f - m) * f32(rm[u_rm_offset() + c]) + m * mean);\n"
@@ -59,13 +64,31 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
     if mode == "bwd_apply":
         slots["W_DECL"] = _decl(nxt, "w") if weight else ""
         slots["W"] = "f32(w[u_w_offset() + c])" if weight else "1.0f"
+        nxt += weight
+    if mode in ("bwd_reduce", "bwd_apply"):
+        # relu: dy masked by a relu's output y as it is read (the threshold_backward that produced dy,
+        # fused by device/trace_fusion.py)
+        slots["Y_DECL"] = _decl(nxt, "yr") if relu else ""
+        for name, i in (("GRAD_E", "e"), ("GRAD_I", "i")):
+            g = f"f32(dy[u_dy_offset() + {i}])"
+            slots[name] = f"relu_grad({g}, f32(yr[u_y_offset() + {i}]))" if relu else g
     return kernels.fill(head + blocks["apply" if mode == "eval" else mode], **slots)
+
+
+def _relu_grad_pipe(rt, key: tuple, n_bufs: int):
+    """trace_fusion's hook: the relu variant of a backward kernel's key (it reads one more buffer)."""
+    _, mode, S, _ = key[:4]
+    return _pipe(mode, S, n_bufs, weight="weight" in key[4:], relu=True)
+
+
+trace_fusion.RELU_GRAD["bn"] = _relu_grad_pipe
 
 
 def _pipe(mode: str, S: str, n_bufs: int, **flags):
     rt = backend().rt
     key = ("bn", mode, S, reduce_width(rt)) + tuple(sorted(k for k, v in flags.items() if v))
-    mask = {"stats": "wrww" if flags.get("running") else "wr", "bwd_reduce": "ww"}.get(mode, "w")
+    mask = {"stats": "wr" + "ww" * bool(flags.get("running")) + "w" * bool(flags.get("count")),
+            "bwd_reduce": "ww"}.get(mode, "w")
     mask += "r" * (n_bufs - len(mask))
     return rt.pipeline(key, lambda: source(mode, S, **flags), mask)
 
@@ -89,17 +112,20 @@ def _bytes(n: int, dtype) -> int:
     return n * dtype.storage_np.itemsize
 
 
-def stats(x, rm, rv, momentum: float, eps: float) -> GPUStorage:
-    """float32 [mean (C), invstd (C)] of each channel; rm/rv (or None) updated in place."""
+def stats(x, rm, rv, momentum: float, eps: float, count=None) -> GPUStorage:
+    """float32 [mean (C), invstd (C)] of each channel; rm/rv (or None) updated in place, and the int64
+    scalar ``count`` (a module's num_batches_tracked, with rm and rv only) incremented."""
     d = _dims(x)
     C, L = d["channels"], d["batch"] * d["spatial"]
     st = GPUStorage(backend().rt, 8 * C)
     running = rm is not None
     words = BN.pack(**d, x_offset=x._offset, eps=float(eps), momentum=momentum,
                     unbias=(L / (L - 1)) if L > 1 else 1.0,
-                    rm_offset=rm._offset if running else 0, rv_offset=rv._offset if running else 0)
+                    rm_offset=rm._offset if running else 0, rv_offset=rv._offset if running else 0,
+                    count_offset=count._offset if count is not None else 0)
     bufs = (st.bid, x._storage.bid) + ((rm._storage.bid, rv._storage.bid) if running else ())
-    _run("stats", x.dtype.wgsl, bufs, words, C, running=running)
+    bufs += (count._storage.bid,) if count is not None else ()
+    _run("stats", x.dtype.wgsl, bufs, words, C, running=running, count=count is not None)
     return st
 
 

@@ -1,7 +1,7 @@
 """Fusion over a captured trace (device/capture.py), before its buffers are planned.
 
 A capture knows what eager code cannot: which dispatch reads a buffer, and that nothing else ever
-will. One rewrite so far:
+will. The rewrites:
 
 - **convolution + evaluation-mode batch norm**: a conv forward (or the ``split_sum`` of a split-K
   one) whose output is read by one batch-norm ``eval`` dispatch and by nothing else afterwards
@@ -16,6 +16,15 @@ will. One rewrite so far:
   (binding ``RES``, word 61) in its epilogue and writes the add's output. The fused dispatch takes the
   add's place in the trace, after whatever produced the residual (the downsample branch runs after
   conv2), which is allowed only if nothing in between writes a buffer the conv reads.
+- **relu's gradient + training batch norm's backward**: a ``threshold_backward`` whose output only
+  the two backward kernels of a batch norm read, right after it (``bn -> relu`` in training: the
+  gradient reaching the relu goes through its mask into the batch norm's backward) disappears: both
+  kernels read the incoming gradient and the relu's output (one more binding, BN's ``y_offset``)
+  and apply the mask as they read, with threshold_backward's float32 semantics, so the values are
+  the same.
+- **add + relu's gradient**: an add whose result only the threshold_backward right after it reads
+  (the two gradients meeting at a ResNet block's input) becomes one three-operand kernel,
+  ``add_threshold_backward``, with the add's float32 sum and the mask's semantics.
 """
 from __future__ import annotations
 
@@ -27,6 +36,11 @@ __all__ = ["fuse", "BN_EPILOGUE"]
 # with an eval batch norm as its epilogue; device/gpu_conv.py registers "conv" (this module sits
 # below the kernel modules and imports none of them)
 BN_EPILOGUE: dict = {}
+# kernel family -> fn(rt, key, n_buffers) -> (pipeline, layout) of that backward kernel reading dy through
+# a relu's gradient (one more buffer: the relu's output); device/gpu_norm.py registers "bn"
+RELU_GRAD: dict = {}
+# [fn(rt, key) -> (pipeline, layout)] of an elementwise key; device/gpu_backend.py registers it
+EW_PIPELINE: list = []
 RESIDUAL = True   # the second rewrite (off: A/B runs, ``_bench_resnet.py --no-residual-fusion``)
 
 
@@ -138,8 +152,102 @@ def _fuse_residuals(rt, cap) -> int:
     return len(pairs)
 
 
+def _relu_grads(rt, cap, keys) -> list[int]:
+    """threshold_backward records whose output only the next two records read: a training batch
+    norm's two backward kernels, as its dy."""
+    limit = int(rt.limits.get("maxStorageBuffersPerShaderStage", 8))
+    touch = _uses(cap)
+    patched = {i for i, _, _ in cap.patches}
+    out = []
+    for i, vs in enumerate(cap.rec_versions[:-2]):
+        k = keys.get(cap.records[i][0])
+        if (vs is None or not k or k[:3] != ("ew", "ops_binary.wgsl", "threshold_backward")
+                or k[3:7] != ("f32", "f32", "f32", False) or k[7] != ("c", "c") or set(k[8]) != {"f32"} or k[9]
+                or len(vs) != 3 or vs[0] < 0 or {i, i + 1, i + 2} & patched
+                or cap.records[i][3][EW.index("out_offset")] != 0):
+            continue
+        kr, ka = keys.get(cap.records[i + 1][0]), keys.get(cap.records[i + 2][0])
+        if (not kr or not ka or kr[:3] != ("bn", "bwd_reduce", "f32") or ka[:3] != ("bn", "bwd_apply", "f32")
+                or "relu" in kr or "relu" in ka or len(cap.records[i + 2][2]) >= limit):
+            continue
+        # dy: binding 2 of bwd_reduce (sdy, sdx, dy, x, st), binding 1 of bwd_apply (dx, dy, x, st, ...)
+        if touch.get(vs[0]) != [(i, 0), (i + 1, 2), (i + 2, 1)] or not cap.versions[vs[0]][3]:
+            continue
+        out.append(i)
+    return out
+
+
+def _fuse_relu_grads(rt, cap) -> int:
+    """Each threshold_backward (relu's gradient) that only a batch norm's backward reads becomes part
+    of those two kernels: they read the incoming gradient and the relu's output and mask as they go."""
+    if "bn" not in RELU_GRAD:
+        return 0
+    keys = _key_of(rt)
+    found = _relu_grads(rt, cap, keys)
+    for i in found:
+        _, _, bufs_t, words_t, _, _ = cap.records[i]
+        vs_t = cap.rec_versions[i]
+        for r, j in ((i + 1, 2), (i + 2, 1)):   # dy's binding in bwd_reduce, bwd_apply
+            pid, lid, bufs, words, gx, gy = cap.records[r]
+            vs = cap.rec_versions[r] or (-1,) * len(bufs)
+            words = list(words) + [0] * max(0, BN.index("y_offset") + 1 - len(words))
+            words[BN.index("dy_offset")] = words_t[EW.index("offset", 0)]
+            words[BN.index("y_offset")] = words_t[EW.index("offset", 1)]
+            bufs = bufs[:j] + (bufs_t[1],) + bufs[j + 1:] + (bufs_t[2],)
+            pipe = RELU_GRAD["bn"](rt, keys[pid], len(bufs))
+            cap.records[r] = (pipe[0], pipe[1], bufs, words, gx, gy)
+            cap.rec_versions[r] = vs[:j] + (vs_t[1],) + vs[j + 1:] + (vs_t[2],)
+    _drop(cap, set(found))
+    return len(found)
+
+
+def _plain_ew(k, block: str, n: int) -> bool:
+    """k is the key of a float32 elementwise `block` over n contiguous same-shape operands."""
+    return (bool(k) and k[:3] == ("ew", "ops_binary.wgsl", block) and k[3:7] == ("f32", "f32", "f32", False)
+            and k[7] == ("c",) * n and set(k[8]) == {"f32"} and not k[9] and not k[10])
+
+
+def _fuse_add_relu_grads(rt, cap) -> int:
+    """An add whose result only the threshold_backward right after it reads (as its gradient: two
+    gradients meeting at a relu's output, ResNet's block boundaries) becomes one kernel of three
+    operands, add_threshold_backward, in the threshold_backward's place."""
+    if not EW_PIPELINE:
+        return 0
+    keys = _key_of(rt)
+    touch = _uses(cap)
+    patched = {i for i, _, _ in cap.patches}
+    found = []
+    for i, vs in enumerate(cap.rec_versions[:-1]):
+        ka, kt = keys.get(cap.records[i][0]), keys.get(cap.records[i + 1][0])
+        vt = cap.rec_versions[i + 1]
+        if (vs is None or vt is None or len(vs) != 3 or len(vt) != 3 or vs[0] < 0 or {i, i + 1} & patched
+                or not _plain_ew(ka, "add", 2) or not _plain_ew(kt, "threshold_backward", 2)
+                or cap.records[i][3][EW.index("out_offset")] != 0 or cap.records[i + 1][3][EW.index("out_offset")]
+                or touch.get(vs[0]) != [(i, 0), (i + 1, 1)] or not cap.versions[vs[0]][3]):
+            continue
+        found.append(i)
+    for i in found:
+        _, _, bufs_a, words_a, _, _ = cap.records[i]
+        pid, lid, bufs_t, words_t, gx, gy = cap.records[i + 1]
+        k = keys[pid]
+        key = k[:2] + ("add_threshold_backward",) + k[3:7] + (("c",) * 3, ("f32",) * 3) + k[9:]
+        pipe = EW_PIPELINE[0](rt, key)
+        words = list(words_t)
+        a, b, c = (EW.index("offset", j) for j in range(3))
+        words[a], words[b], words[c] = words_a[a], words_a[b], words_t[b]
+        cap.records[i + 1] = (pipe[0], pipe[1], (bufs_t[0], bufs_a[1], bufs_a[2], bufs_t[2]), words, gx, gy)
+        va, vt = cap.rec_versions[i], cap.rec_versions[i + 1]
+        cap.rec_versions[i + 1] = (vt[0], va[1], va[2], vt[2])
+    _drop(cap, set(found))
+    return len(found)
+
+
 def fuse(rt, cap) -> int:
     """Rewrite the capture's records in place; returns how many dispatches went."""
+    return _fuse_conv_bn(rt, cap) + _fuse_relu_grads(rt, cap) + _fuse_add_relu_grads(rt, cap)
+
+
+def _fuse_conv_bn(rt, cap) -> int:
     if "conv" not in BN_EPILOGUE:
         return 0
     keys = _key_of(rt)

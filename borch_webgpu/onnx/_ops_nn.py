@@ -58,7 +58,7 @@ def _channel_param(g, t, c: int, fill: float, dtype: str) -> str:
 
 @onnx_op("batch_norm")
 def _batch_norm(g, input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
-                eps=1e-5):
+                eps=1e-5, _num_batches_tracked=None):   # the module's counter is no part of the graph
     c, dt, dims = int(input.shape[1]), dtype_name(input), g.same(input)
     scale, shift = _channel_param(g, weight, c, 1.0, dt), _channel_param(g, bias, c, 0.0, dt)
     x = g.value(input)

@@ -75,15 +75,19 @@ def _np_apply(x3, mean, inv, w, b, relu: bool) -> np.ndarray:
 
 
 # ---- the primitives ----------------------------------------------------------------------------------
-def _stats(x: Tensor, rm, rv, momentum: float, eps: float) -> Tensor:
-    """float32 (2, C): mean and 1 / sqrt(biased var + eps); running stats updated in place."""
+def _stats(x: Tensor, rm, rv, momentum: float, eps: float, count=None) -> Tensor:
+    """float32 (2, C): mean and 1 / sqrt(biased var + eps); running stats updated in place, and the
+    module's ``num_batches_tracked`` (``count``, with running stats only) incremented."""
     C = x.shape[1]
+    if count is not None and (x.device.type != "webgpu" or rm is None):
+        count.add_(1)   # the cpu device (and a counter without running stats): an op of its own
+        count = None
     if x.device.type == "webgpu":
         from ..device import gpu_norm
-        st = Tensor._make(gpu_norm.stats(x, rm, rv, momentum, eps), (2, C), x.dtype, x.device)
+        st = Tensor._make(gpu_norm.stats(x, rm, rv, momentum, eps, count), (2, C), x.dtype, x.device)
     else:
         st = _cpu_tensor(_np_stats(_np3(x), rm, rv, momentum, eps), (2, C), x)
-    for r in (rm, rv):
+    for r in (rm, rv, count):
         if r is not None:
             r._bump_version()
     return st
@@ -137,12 +141,13 @@ def _composite_backward(gy: Tensor, x: Tensor, w, eps: float) -> tuple:
     return dx, dw, db
 
 
-def batch_norm_train(x: Tensor, rm, rv, w, b, momentum: float, eps: float) -> Tensor:
-    """Training-mode batch norm of x (N, C, *) with the batch's statistics; rm/rv updated in place."""
+def batch_norm_train(x: Tensor, rm, rv, w, b, momentum: float, eps: float, count=None) -> Tensor:
+    """Training-mode batch norm of x (N, C, *) with the batch's statistics; rm/rv updated in place, and
+    ``count`` (the module's num_batches_tracked) incremented by the same kernel."""
     x = x.contiguous()
     xd = x.detach()
     with autograd.no_grad():
-        st = _stats(xd, rm, rv, momentum, eps)
+        st = _stats(xd, rm, rv, momentum, eps, count)
         y = _apply(xd, st, w.detach() if w is not None else None, b.detach() if b is not None else None)
 
     def back(gy):

@@ -67,7 +67,7 @@ def _update(running: Tensor, batch: Tensor, momentum: float) -> None:
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None, weight: Tensor | None = None,
                bias: Tensor | None = None, training: bool = False, momentum: float = 0.1,
-               eps: float = 1e-5) -> Tensor:
+               eps: float = 1e-5, *, _num_batches_tracked: Tensor | None = None) -> Tensor:
     """Normalise each channel (dim 1) of ``input`` (N, C, *): with the batch's statistics when ``training``
     (and update ``running_mean``/``running_var`` in place, the variance unbiased), else with the running ones.
 
@@ -104,8 +104,11 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     if fused_ok(input, weight, bias, running_mean, running_var) and isinstance(momentum, (int, float)):
         # two kernels each way (ops/_nn_bn.py); a bad momentum gets the composite's TypeError below
         if training:
-            return batch_norm_train(input, running_mean, running_var, weight, bias, momentum, eps)
+            return batch_norm_train(input, running_mean, running_var, weight, bias, momentum, eps,
+                                    _num_batches_tracked)
         return batch_norm_eval(input, running_mean, running_var, weight, bias, eps)
+    if _num_batches_tracked is not None:
+        _num_batches_tracked.add_(1)
     shape = _channel_shape(input)
     if training:
         dims = [0] + list(range(2, input.dim()))

@@ -80,6 +80,9 @@ RELU_BACKWARD = register(OpDef(
     "_relu_backward", "binary", ("ops_binary.wgsl", "threshold_backward"),
     lambda g, r: np.where(r <= 0, np.zeros_like(g), g), tol=(0, 0), extra={"golden": "relu", "grad_name": "ThresholdBackwardBackward0"},
     backward=lambda gg, g, r, out: (ew(RELU_BACKWARD, gg, r.detach()), None)))
+# threshold_backward(a + b, c): an add of gradients and relu's backward after it, fused over a captured trace
+register(OpDef("_add_relu_backward", "ternary", ("ops_binary.wgsl", "add_threshold_backward"),
+               lambda a, b, c: np.where(c <= 0, np.zeros_like(a), a + b), tol=(0, 0), extra={"golden": "relu"}))
 # relu(a + b): the kernel an add takes when an in-place relu of its result follows (device/gpu_backend.py)
 register(OpDef("_add_relu", "binary", ("ops_binary.wgsl", "add_relu"), lambda a, b: np.maximum(a + b, 0),
                tol=(0, 0), extra={"golden": "relu"}))

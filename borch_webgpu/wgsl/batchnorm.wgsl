@@ -25,6 +25,13 @@ fn relu_f(v: f32) -> f32 {
   return select(v, 0.0f, b > 0x80000000u && (b & 0x7fffffffu) <= 0x7f800000u);
 }
 
+// relu's gradient (wgsl/ops_binary.wgsl's threshold_backward): 0 where the relu's output y <= 0, else
+// the gradient (a NaN y passes it); the backward kernels' relu variant applies it to dy as they read it
+fn relu_grad(g: f32, y: f32) -> f32 {
+  let nan = (bitcast<u32>(y) & 0x7fffffffu) > 0x7f800000u;
+  return select(g, 0.0f, !nan && y <= 0.0f);
+}
+
 // the per-channel reductions (stats, bwd_reduce) run RW threads a channel: 256 on GPUs; on software
 // adapters fewer, as their barriers cost far more than the lanes they would keep busy
 const RW = {{RW}}u;
@@ -45,6 +52,7 @@ fn tree(li: u32, v: vec2<f32>) -> vec2<f32> {
 @group(0) @binding(1) var<storage, read_write> st: array<f32>;
 @group(0) @binding(2) var<storage, read> x: array<S>;
 {{RUNNING_DECL}}
+{{COUNT_DECL}}
 
 @compute @workgroup_size(RW)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -64,6 +72,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
     st[c] = mean;
     st[u_channels() + c] = 1.0f / sqrt(v + u_eps());
     {{RUNNING_UPDATE}}
+    {{COUNT}}
   }
 }
 
@@ -93,6 +102,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 @group(0) @binding(3) var<storage, read> dy: array<S>;
 @group(0) @binding(4) var<storage, read> x: array<S>;
 @group(0) @binding(5) var<storage, read> st: array<f32>;
+{{Y_DECL}}
 
 @compute @workgroup_size(RW)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -103,7 +113,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   var acc = vec2<f32>(0.0f);
   for (var j = li; j < L; j += RW) {
     let e = elem(c, j);
-    let g = f32(dy[u_dy_offset() + e]);
+    let g = {{GRAD_E}};
     acc += vec2<f32>(g, g * (f32(x[u_x_offset() + e]) - mean) * inv);
   }
   let r = tree(li, acc);
@@ -121,6 +131,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
 @group(0) @binding(5) var<storage, read> sdy: array<f32>;
 @group(0) @binding(6) var<storage, read> sdx: array<f32>;
 {{W_DECL}}
+{{Y_DECL}}
 
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -131,7 +142,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   let L = f32(u_batch() * u_spatial());
   let inv = st[C + c];
   let xhat = (f32(x[u_x_offset() + i]) - st[c]) * inv;
-  let g = f32(dy[u_dy_offset() + i]);
+  let g = {{GRAD_I}};
   let scale = {{W}} * inv;
   dx[i] = S(scale * (g - sdy[c] / L - xhat * (sdx[c] / L)));
 }

@@ -151,6 +151,14 @@ fn op(c: C, a: C, b: C) -> R { return select(b, a, nonzero(c)); }
 // a + c * b: add / sub with alpha (c the scalar alpha, -alpha for sub) in one pass
 fn op(a: C, b: C, c: C) -> R { return a + c * b; }
 
+//@op add_threshold_backward
+// threshold_backward(a + b, c): two gradients meeting at a relu's output c, summed and masked in one
+// pass (device/trace_fusion.py fuses the add that only a threshold_backward reads)
+fn op(a: C, b: C, c: C) -> R {
+  if (!is_nan(f32(c)) && c <= 0.0f) { return R(0.0f); }
+  return a + b;
+}
+
 //@op threshold_backward
 // relu's gradient, PyTorch's threshold_backward(grad a, result b, 0): 0 where b <= 0, else a (a NaN
 // result passes the gradient)

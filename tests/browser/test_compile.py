@@ -60,6 +60,7 @@ def run(compiled):
                                                   "buffersCreated", "replays", "dispatches")})
     params = [p.detach().numpy().copy() for p in model.parameters()]
     bufs = [b.numpy().copy() for b in model.buffers()]
+    COUNTS[compiled] = sorted({int(b.item()) for n, b in model.named_buffers() if n.endswith("_tracked")})
     PEAK[compiled] = torch.webgpu.max_memory_allocated() - base
     if compiled:  # 270 more replays: memory and buffers stay as they were after step 30
         torch.webgpu.synchronize()
@@ -70,11 +71,12 @@ def run(compiled):
         loss.item()
         torch.webgpu.synchronize()
         FLAT.update(m30=m30, m300=torch.webgpu.memory_allocated(),
-                    buffers=torch.webgpu.stats()["buffersCreated"] - b30)
+                    buffers=torch.webgpu.stats()["buffersCreated"] - b30,
+                    counts=sorted({int(b.item()) for n, b in model.named_buffers() if n.endswith("_tracked")}))
     return losses, counts, params, bufs, (step.graphs if compiled else 0)
 
 
-PEAK, FLAT = {}, {}
+PEAK, FLAT, COUNTS = {}, {}, {}
 le, ce, pe, be, _ = run(False)
 lc, cc, pc, bc, graphs = run(True)
 print(json.dumps({
@@ -83,7 +85,7 @@ print(json.dumps({
     "param_diff": max(float(abs(a - b).max()) for a, b in zip(pe, pc)),
     "buffer_diff": max(float(abs(a.astype("float64") - b).max()) for a, b in zip(be, bc)),
     "eager_counts": ce[-1], "compiled_counts": cc[3:], "graphs": graphs, "losses": [le[0], le[-1]],
-    "peak_eager": PEAK[False], "peak_compiled": PEAK[True], "flat": FLAT,
+    "peak_eager": PEAK[False], "peak_compiled": PEAK[True], "flat": FLAT, "counts": COUNTS,
 }))
 """
 
@@ -107,6 +109,8 @@ def test_compiled_resnet_steps_match_eager_and_replay_with_one_js_call(browser, 
     assert r["peak_compiled"] <= 1.1 * r["peak_eager"], r
     assert r["loss_diff"] <= 1e-6 and r["loss_rel"] <= 1e-6, r
     assert r["param_diff"] <= 1e-6 and r["buffer_diff"] <= 1e-6, r
+    # every batch norm's num_batches_tracked counted each step (its statistics kernel adds the 1)
+    assert r["counts"] == {"false": [30], "true": [30]} and r["flat"]["counts"] == [300], r
     for c in steady:  # steps 4..30: replays
         assert c["replays"] == 1, c
         # torch.webgpu.stats() is itself one crossing; then one replay and one read for loss.item()

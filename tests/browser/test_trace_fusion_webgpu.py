@@ -3,7 +3,8 @@
 that batch norm (and its relu) as its epilogue, and then the residual add (and relu) that alone reads
 its result (device/trace_fusion.py). The compiled model must give the eager model's outputs bit for
 bit, with one dispatch fewer per batch norm and per residual block, and leave a conv or an add whose
-input is read elsewhere too alone."""
+input is read elsewhere too alone. In a compiled training step, relu's gradient joins the batch
+norm's backward or the add of gradients before it (the gradients bit for bit as eager's)."""
 from __future__ import annotations
 
 import json
@@ -98,3 +99,76 @@ def test_compiled_eval_convs_take_their_batch_norm(browser, summary_line):
     assert split["diff"] == 0.0, r
     assert split["eager"] > res["eager"], r   # the forced GPU path split convs along K
     assert split["replay"] == split["eager"] - res["bn"] - res["blocks"], r
+
+
+TRAIN = r"""
+import json
+import numpy as np
+import borch_webgpu as torch
+from borch_webgpu import nn
+from borch_webgpu.nn import functional as F
+
+torch.manual_seed(0)
+x = torch.randn(4, 3, 8, 8).to("webgpu")
+y = torch.randint(0, 5, (4,)).to("webgpu")
+
+
+class Net(nn.Module):   # a stem and one residual block, as ResNet's
+    def __init__(self):
+        super().__init__()
+        self.conv0, self.bn0 = nn.Conv2d(3, 6, 3, padding=1, bias=False), nn.BatchNorm2d(6)
+        self.conv1, self.bn1 = nn.Conv2d(6, 6, 3, padding=1, bias=False), nn.BatchNorm2d(6)
+        self.conv2, self.bn2 = nn.Conv2d(6, 6, 3, padding=1, bias=False), nn.BatchNorm2d(6)
+        self.fc = nn.Linear(6, 5)
+
+    def forward(self, x):
+        x = torch.relu(self.bn0(self.conv0(x)))
+        y = F.relu(self.bn1(self.conv1(x)), inplace=True)
+        y = torch.relu(self.bn2(self.conv2(y)) + x)
+        return self.fc(y.mean((2, 3)))
+
+
+def build():
+    torch.manual_seed(1)
+    model = Net().to("webgpu")
+
+    def step(x, y):
+        model.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        return loss
+    return model, step
+
+
+def run(fn, model):   # the gradients after three steps, and the dispatches of a fourth
+    for _ in range(3):   # compiled: eager warm-up, capture, a replay (running statistics move as eagerly)
+        with torch.scope():
+            fn(x, y).item()
+    g = [p.grad.numpy().copy() for p in model.parameters()]
+    torch.webgpu.synchronize()
+    s0 = torch.webgpu.stats()["dispatches"]
+    fn(x, y).item()
+    return g, torch.webgpu.stats()["dispatches"] - s0
+
+
+model, step = build()
+ref, eager = run(step, model)
+model, step = build()
+got, replay = run(torch.compile(step), model)
+print(json.dumps({"diff": max(float(np.abs(a - b).max()) for a, b in zip(ref, got)), "eager": eager,
+                  "replay": replay}))
+"""
+
+
+def test_compiled_training_folds_relu_gradients_into_their_neighbours(browser, summary_line):
+    code, out, err = browser.run(TRAIN)
+    assert code == 0, err[-3000:]
+    r = json.loads(out.strip().splitlines()[-1])
+    summary_line(f"trace fusion on WebGPU: a conv-bn-relu training step replays in {r['replay']} dispatches "
+                 f"(eager {r['eager']}), gradients {r['diff']:.1e} apart")
+    # the mask is applied as the batch norm's backward reads dy, with threshold_backward's semantics
+    assert r["diff"] == 0.0, r
+    # bn1's relu: its gradient goes only to bn1's backward, which masks as it reads; the stem's relu:
+    # the two gradients meeting at its output are added and masked in one kernel; the block's last
+    # relu stays (its gradient also takes the shortcut)
+    assert r["replay"] == r["eager"] - 2, r

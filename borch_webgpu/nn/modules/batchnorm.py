@@ -82,14 +82,17 @@ class _BatchNorm(_NormBase):
     def forward(self, input: Tensor) -> Tensor:
         self._check_input_dim(input)
         factor = 0.0 if self.momentum is None else self.momentum
+        count = None   # num_batches_tracked += 1, done by the batch statistics' kernel where it can
         if self.training and self.track_running_stats and self.num_batches_tracked is not None:
-            self.num_batches_tracked.add_(1)
             if self.momentum is None:  # cumulative moving average (reads the counter)
+                self.num_batches_tracked.add_(1)
                 factor = 1.0 / float(self.num_batches_tracked)
+            else:
+                count = self.num_batches_tracked
         bn_training = True if self.training else (self.running_mean is None and self.running_var is None)
         use_stats = not self.training or self.track_running_stats
         return F.batch_norm(input, self.running_mean if use_stats else None, self.running_var if use_stats else None,
-                            self.weight, self.bias, bn_training, factor, self.eps)
+                            self.weight, self.bias, bn_training, factor, self.eps, _num_batches_tracked=count)
 
 
 class BatchNorm1d(_BatchNorm):
