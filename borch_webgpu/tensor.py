@@ -214,6 +214,7 @@ class Tensor:
             t = ref()
             if t is not None:
                 t.grad = g.detach() if t.grad is None else (t.grad + g).detach()
+        keep.retains_grad = True   # the engine runs it after the tensor's other hooks
         self.grad_fn.register_prehook(self._output_nr, keep)
         self._retains_grad = True
 

@@ -86,7 +86,8 @@ def _run(outputs, grads, retain_graph: bool, create_graph: bool, capture=None, a
             slot = buffers.pop(node, {})
             if node._pre_hooks:
                 for nr, hooks in node._pre_hooks.items():
-                    for h in list(hooks):
+                    # retain_grad()'s hook runs after the user's, whenever it was registered (PyTorch 2.x)
+                    for h in sorted(hooks, key=lambda h: getattr(h, "retains_grad", False)):
                         if nr in slot and slot[nr] is not None:
                             r = h(slot[nr])
                             if r is not None:

@@ -17,11 +17,23 @@ _SECOND_BACKWARD = (
 
 
 class Node:
-    """A backward function in the graph (``tensor.grad_fn``)."""
+    """A backward function in the graph (``tensor.grad_fn``). ``Node(name, ...)`` makes an instance of
+    a subclass called ``name`` (one per name, made once), so ``type(t.grad_fn).__name__`` is PyTorch's
+    class name (``MulBackward0``, ``AddmmBackward0`` ...) as ``grad_fn.name()`` is."""
 
     __slots__ = ("_name", "next_functions", "_backward", "_saved", "_versions", "_had_saved", "_out_meta",
                  "_pre_hooks", "_seq", "_ran", "__weakref__")
     _counter = 0
+    _classes: dict[str, type] = {}
+
+    def __new__(cls, name: str = "", *args, **kwargs):
+        if cls is Node:
+            sub = Node._classes.get(name)
+            if sub is None:
+                sub = Node._classes[name] = type(name, (Node,), {"__slots__": (), "__module__": "builtins",
+                                                                  "__doc__": f"The backward function {name}."})
+            cls = sub
+        return object.__new__(cls)
 
     def __init__(self, name: str, edges, backward: Callable | None, saved=(), out_meta=()):
         self._name = name

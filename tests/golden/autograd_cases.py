@@ -64,6 +64,13 @@ AUTOGRAD_SNIPPETS = [
                                            "result = [x.grad, w.grad]"),
     ("grad_fn names", X + "result = [(x * 2).grad_fn.name(), (x + 1).grad_fn.name(), x.sum().grad_fn.name(), "
                           "x.exp().grad_fn.name(), x.t().grad_fn.name(), x[0].grad_fn.name()]"),
+    ("grad_fn class names", X + "result = [type((x * 2).grad_fn).__name__, type((x + 1).grad_fn).__name__, "
+                                "type(x.sum().grad_fn).__name__, repr(type(x.exp().grad_fn)), "
+                                "type((x * 2).sum().grad_fn.next_functions[0][0]).__name__, "
+                                "type((x * 2).grad_fn) is type((x * 3).grad_fn)]"),
+    ("retain_grad sees the user's hooks", X + "y = x * 2\ny.retain_grad()\ny.register_hook(lambda g: g * 10)\n"
+                                            "z = x * 3\nz.register_hook(lambda g: g + 1)\nz.retain_grad()\n"
+                                            "(y + z).sum().backward()\nresult = [y.grad, z.grad, x.grad]"),
     ("is_leaf and grad_fn", X + "y = x * 2; result = [x.is_leaf, y.is_leaf, x.grad_fn is None, y.requires_grad]"),
     ("zero_ grad", X + "(x * x).sum().backward(); x.grad.zero_(); (x * 2).sum().backward(); result = [x.grad]"),
     ("shared grad objects are separate", "a = torch.ones(2, device=dev, requires_grad=True); "
