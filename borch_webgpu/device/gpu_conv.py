@@ -6,8 +6,9 @@ with a :class:`Geometry`; x and dy are read through their own strides, w is made
 Kernel choice (sizes never enter a pipeline key; the key is pass, dtype, tile shape and two flags):
 - a tile shape per adapter kind (GPU_BIG / GPU_TILES / SOFTWARE_TILES below), the one that pads the
   GEMM least: the M side is a channel count, often 8..64, the N side a pixel count, often thousands;
-- the input gradient runs once per stride phase (SH*SW dispatches), each a dense GEMM over the taps
-  that reach that phase, so a stride-2 conv does no multiply-by-zero work;
+- the input gradient is one dense GEMM per stride phase over the taps that reach that phase, so a
+  stride-2 conv does no multiply-by-zero work; up to MAX_PHASES phases run in one dispatch (the
+  kernel finds its workgroup's phase), more take one dispatch each;
 - the weight gradient splits its reduction (batch x output pixels) across workgroups when the
   output tiles are few, then ``wgrad_sum`` adds the slabs; the bias gradient rides along as one
   more GEMM column of ones.
@@ -43,6 +44,7 @@ SPLIT_TARGET_GPU = 512  # an H200 has 132 SMs: 135 workgroups of 256 threads lef
 SPLIT_CHUNK_MIN = 256  # ... with no reduction chunk shorter than this
 SPLITK_BELOW = 256     # GPUs: the forward and input gradient split along K below this many output tiles
 MASK = 0xFFFFFFFF
+MAX_PHASES = 8         # input gradients of up to this many stride phases run in one dispatch (words 54..61)
 
 
 @dataclass(frozen=True)
@@ -221,7 +223,10 @@ def source(pass_: str, S: str, tile: tuple[int, ...], has_bias: bool = False, pr
         slots.update(_bn_epilogue(4 + has_bias, bn, res))
     if slots:
         pass_code = kernels.fill(pass_code, **slots)
-    return kernels.fill(head + blocks["gemm"], S=S, BM=str(BM), BN=str(BN), BK=str(BK), TX=str(TX), TY=str(TY),
+    # the input gradient finds its phase itself (conv.wgsl's dgrad locate); the others read words 19..24
+    locate = "" if pass_ == "dgrad" else (
+        "fn locate(f: u32) -> Loc { return Loc(f, pu(19u), pu(20u), pu(22u), pu(24u)); }")
+    return kernels.fill(head + blocks["gemm"], S=S, LOCATE=locate, BM=str(BM), BN=str(BN), BK=str(BK), TX=str(TX), TY=str(TY),
                         THREADS=str(T), PASS=pass_code, SETUP=sa + "\n" + sb, LOAD=la + "\n" + lb,
                         STASH=ta + "\n" + tb, **_mma(tile))
 
@@ -262,17 +267,19 @@ def _strided(w: list[int], at: int, t) -> None:
         w[at + 1 + i] = s & MASK
 
 
+def _pipe(rt, pass_: str, S: str, tile, n_bufs: int, has_bias: bool = False, split: bool = False):
+    prefetch = not _is_software()
+    key = ("conv", pass_, S, tile, has_bias, prefetch) + (("split",) if split else ())
+    return rt.pipeline(key, lambda: source(pass_, S, tile, has_bias, prefetch, split), "w" + "r" * (n_bufs - 1))
+
+
 def _run(rt, pass_: str, S: str, w: list[int], bufs: tuple[int, ...], M: int, N: int, K: int, G: int,
          has_bias: bool = False, splits: int = 1, chunk: int | None = None, split: bool = False) -> None:
     tile = _tile(M, N, G)
-    prefetch = not _is_software()
     w[18], w[19], w[20] = M, N, K
     w[21], w[22] = -(-M // tile[0]), -(-N // tile[1])
     w[23], w[24] = splits, (chunk if chunk is not None else K)
-    key = ("conv", pass_, S, tile, has_bias, prefetch) + (("split",) if split else ())
-    mask = "w" + "r" * (len(bufs) - 1)
-    pipe = rt.pipeline(key, lambda: source(pass_, S, tile, has_bias, prefetch, split), mask)
-    rt.dispatch(pipe, bufs, w, w[21] * w[22] * G * splits)
+    rt.dispatch(_pipe(rt, pass_, S, tile, len(bufs), has_bias, split), bufs, w, w[21] * w[22] * G * splits)
 
 
 def _k_splits(M: int, N: int, K: int, G: int, S: str) -> tuple[int, int]:
@@ -363,6 +370,10 @@ def input_grad(dy, w, g: Geometry, dtype) -> GPUStorage:
     _strided(base, 31, dy)
     base[30] = w._offset
     bufs = (out.bid, dy._storage.bid, w._storage.bid)
+    phases = [(ph, pw) for ph in range(min(g.SH, g.H)) for pw in range(min(g.SW, g.W))]
+    if 1 < len(phases) <= MAX_PHASES:
+        _phases_at_once(rt, base, bufs, phases, g, dtype.wgsl)
+        return out
     for ph in range(min(g.SH, g.H)):
         kh0, khs, nkh = _taps(ph, g.PH, g.KH, g.SH, g.DH)
         HP = -(-(g.H - ph) // g.SH)
@@ -385,6 +396,21 @@ def input_grad(dy, w, g: Geometry, dtype) -> GPUStorage:
                 continue
             _run(rt, "dgrad", dtype.wgsl, words, bufs, M, N, K, g.G)
     return out
+
+
+def _phases_at_once(rt, words: list[int], bufs, phases, g: Geometry, S: str) -> None:
+    """All the stride phases of an input gradient in one dispatch: the kernel finds each workgroup's
+    phase from the first workgroups of the phases (words 54...) and derives that phase's words."""
+    M = g.C // g.G
+    Ns = [g.NB * -(-(g.H - ph) // g.SH) * -(-(g.W - pw) // g.SW) for ph, pw in phases]
+    tile = _tile(M, max(Ns), g.G)
+    words = list(words) + [0] * max(0, 54 + MAX_PHASES - len(words))
+    words[18], words[21], words[23], words[39] = M, -(-M // tile[0]), 1, len(phases)
+    start = 0
+    for p, N in enumerate(Ns):
+        words[54 + p] = start
+        start += g.G * words[21] * -(-N // tile[1])
+    rt.dispatch(_pipe(rt, "dgrad", S, tile, len(bufs)), bufs, words, start)
 
 
 def weight_grad(dy, x, g: Geometry, dtype, with_bias: bool = False) -> tuple[GPUStorage, GPUStorage | None]:

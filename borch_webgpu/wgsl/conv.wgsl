@@ -45,6 +45,12 @@ const TY = {{TY}}u;
 const PA = BM / 4u + 1u;
 const PB = BN / 4u + 1u;
 
+// the workgroup's index within its GEMM and the GEMM's N, K, tiles along N and K chunk: words 19,
+// 20, 22, 24, or those of a strided input gradient's phase (LOCATE: `locate(flat)`; returned, not
+// kept in private variables, so that the loop around the barriers stays uniform)
+struct Loc { f: u32, n: u32, k: u32, tn: u32, ch: u32 }
+{{LOCATE}}
+
 var<workgroup> As: array<vec4<f32>, BK * PA>;   // As[k * PA + m / 4][m % 4] = A[m0 + m, k0 + k]
 var<workgroup> Bs: array<vec4<f32>, BK * PB>;   // Bs[k * PB + n / 4][n % 4] = B[k0 + k, n0 + n]
 
@@ -53,20 +59,21 @@ var<workgroup> Bs: array<vec4<f32>, BK * PB>;   // Bs[k * PB + n / 4][n % 4] = B
 @compute @workgroup_size({{THREADS}})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
+  let loc = locate(wg.y * nwg.x + wg.x);
+  let flat = loc.f;
   let M = pu(18u);
-  let N = pu(19u);
-  let tiles_n = pu(22u);
+  let N = loc.n;
+  let tiles_n = loc.tn;
   let per_g = pu(21u) * tiles_n;
   let per_split = per_g * pu(15u);
-  let flat = wg.y * nwg.x + wg.x;
   if (flat >= per_split * pu(23u)) { return; }
   let split = flat / per_split;
   let g = (flat % per_split) / per_g;
   let t = flat % per_g;
   let m0 = (t / tiles_n) * BM;
   let n0 = (t % tiles_n) * BN;
-  let k_begin = split * pu(24u);
-  let k_end = min(pu(20u), k_begin + pu(24u));
+  let k_begin = split * loc.ch;
+  let k_end = min(loc.k, k_begin + loc.ch);
   let tx = li % TX;
   let ty = li / TX;
 {{SETUP}}
@@ -138,39 +145,90 @@ fn emit(g: u32, split: u32, m: u32, n: u32, v: f32) {
 }
 
 //@op dgrad
-// A = w[g*COG + co, ci, kh, kw] as (CG, (co, taps of the phase)), B = dy gathered at the phase's taps
+// A = w[g*COG + co, ci, kh, kw] as (CG, (co, taps of the phase)), B = dy gathered at the phase's taps.
+// One dispatch: word 39 = 0, the phase's words are 40..53 (a conv of stride 1: one phase, maybe split
+// along K); word 39 = P > 1 phases, all of them, phase p's workgroups from word 54 + p on (phases
+// in order, ph outer): locate() derives each phase's words (dp) from the geometry, as
+// device/gpu_conv.py's _taps does.
 @group(0) @binding(1) var<storage, read_write> out: array<S>;
 @group(0) @binding(2) var<storage, read> DY: array<S>;
 @group(0) @binding(3) var<storage, read> Wt: array<S>;
+
+var<private> dp: array<u32, 14>;   // words 40..53 of the workgroup's phase
+
+fn gcd_u(a0: u32, b0: u32) -> u32 {
+  var a = a0;
+  var b = b0;
+  loop { if (b == 0u) { break; } let t = a % b; a = b; b = t; }
+  return a;
+}
+// (first tap, tap step, tap count) of the taps t < k with (phase + pad - t*d) % s == 0
+fn taps(phase: u32, pad: u32, k: u32, s: u32, d: u32) -> vec3<u32> {
+  var first = 0u;
+  var n = 0u;
+  for (var t = 0u; t < k; t++) {
+    if ((i32(phase + pad) - i32(t * d)) % i32(s) == 0) {
+      if (n == 0u) { first = t; }
+      n++;
+    }
+  }
+  return vec3<u32>(first, select(1u, s / gcd_u(s, d), n > 0u), n);
+}
+
+fn locate(f: u32) -> Loc {
+  let P = pu(39u);
+  if (P == 0u) {
+    for (var i = 0u; i < 14u; i++) { dp[i] = pu(40u + i); }
+    return Loc(f, pu(19u), pu(20u), pu(22u), pu(24u));
+  }
+  var p = 0u;
+  for (var q = 1u; q < P; q++) { if (f >= pu(54u + q)) { p = q; } }
+  let nw = min(pu(10u), pu(3u));
+  let ph = p / nw;
+  let pw = p % nw;
+  let th = taps(ph, pu(11u), pu(7u), pu(9u), pu(13u));
+  let tw = taps(pw, pu(12u), pu(8u), pu(10u), pu(14u));
+  let hp = (pu(2u) - ph + pu(9u) - 1u) / pu(9u);
+  let wp = (pu(3u) - pw + pu(10u) - 1u) / pu(10u);
+  dp[0] = ph; dp[1] = pw; dp[2] = hp; dp[3] = wp; dp[4] = th.z; dp[5] = tw.z;
+  dp[6] = th.x; dp[7] = tw.x; dp[8] = th.y; dp[9] = tw.y;
+  dp[10] = bitcast<u32>((i32(ph + pu(11u)) - i32(th.x * pu(13u))) / i32(pu(9u)));
+  dp[11] = bitcast<u32>((i32(pw + pu(12u)) - i32(tw.x * pu(14u))) / i32(pu(10u)));
+  dp[12] = th.y * pu(13u) / pu(9u);
+  dp[13] = tw.y * pu(14u) / pu(10u);
+  let n = pu(0u) * hp * wp;
+  let k = pu(17u) * th.z * tw.z;
+  return Loc(f - pu(54u + p), n, k, (n + BN - 1u) / BN, k);
+}
 
 fn a_row(g: u32, m: u32) -> vec3<u32> {
   let khw = pu(7u) * pu(8u);
   return vec3<u32>(pu(30u) + (g * pu(17u) * pu(16u) + m) * khw, 0u, 0u);
 }
 fn a_kinfo(k: u32) -> vec3<u32> {
-  let taps = pu(44u) * pu(45u);
+  let taps = dp[4] * dp[5];
   let co = k / taps;
   let r = k % taps;
-  let kh = pu(46u) + (r / pu(45u)) * pu(48u);
-  let kw = pu(47u) + (r % pu(45u)) * pu(49u);
+  let kh = dp[6] + (r / dp[5]) * dp[8];
+  let kw = dp[7] + (r % dp[5]) * dp[9];
   return vec3<u32>(co * pu(16u) * pu(7u) * pu(8u) + kh * pu(8u) + kw, 0u, 0u);
 }
 fn a_load(r: vec3<u32>, k: vec3<u32>, ok: bool) -> f32 { return select(0.0f, f32(Wt[select(0u, r.x + k.x, ok)]), ok); }
 
 // .x element offsets (summed: the element), .y/.z the output row/column before the tap's shift
 fn b_col(g: u32, n: u32) -> vec3<u32> {
-  let pix = pu(42u) * pu(43u);
+  let pix = dp[2] * dp[3];
   let b = n / pix;
   let r = n % pix;
-  let oh = r / pu(43u) + pu(50u);
-  let ow = r % pu(43u) + pu(51u);
+  let oh = r / dp[3] + dp[10];
+  let ow = r % dp[3] + dp[11];
   return vec3<u32>(pu(31u) + b * pu(32u) + g * pu(17u) * pu(33u) + oh * pu(34u) + ow * pu(35u), oh, ow);
 }
 fn b_kinfo(k: u32) -> vec3<u32> {
-  let taps = pu(44u) * pu(45u);
+  let taps = dp[4] * dp[5];
   let r = k % taps;
-  let sh = (r / pu(45u)) * pu(52u);
-  let sw = (r % pu(45u)) * pu(53u);
+  let sh = (r / dp[5]) * dp[12];
+  let sw = (r % dp[5]) * dp[13];
   return vec3<u32>((k / taps) * pu(33u) - sh * pu(34u) - sw * pu(35u), sh, sw);
 }
 fn b_load(c: vec3<u32>, k: vec3<u32>, ok0: bool) -> f32 {
@@ -180,11 +238,11 @@ fn b_load(c: vec3<u32>, k: vec3<u32>, ok0: bool) -> f32 {
 
 fn emit(g: u32, split: u32, m: u32, n: u32, v: f32) {
 {{EMIT_SPLIT}}
-  let pix = pu(42u) * pu(43u);
+  let pix = dp[2] * dp[3];
   let b = n / pix;
   let r = n % pix;
-  let ih = pu(40u) + (r / pu(43u)) * pu(9u);
-  let iw = pu(41u) + (r % pu(43u)) * pu(10u);
+  let ih = dp[0] + (r / dp[3]) * pu(9u);
+  let iw = dp[1] + (r % dp[3]) * pu(10u);
   out[((b * pu(1u) + g * pu(16u) + m) * pu(2u) + ih) * pu(3u) + iw] = S(v);
 }
 

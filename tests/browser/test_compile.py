@@ -116,9 +116,11 @@ def test_compiled_resnet_steps_match_eager_and_replay_with_one_js_call(browser, 
         # torch.webgpu.stats() is itself one crossing; then one replay and one read for loss.item()
         assert c["js_calls"] == 3, c
         assert c["bindGroupsCreated"] == 0 and c["pipelinesCreated"] == 0 and c["buffersCreated"] == 0, c
-    # fused batch norm (4 kernels a layer), multi-tensor SGD, in-place ops in one kernel, relu as the
-    # epilogue of batch norm and add: 1,113 dispatches a step before (issue 9's target is 150)
-    assert steady[-1]["dispatches"] <= 285, steady[-1]
+    # fused batch norm (4 kernels a layer, the counter in the first), multi-tensor SGD, in-place ops in
+    # one kernel, relu as the epilogue of batch norm and add, relu's gradient inside the batch norm's
+    # backward or the add before it, cross-entropy in 3 kernels, a strided conv's input gradient in one
+    # dispatch: 1,113 dispatches a step before, 278 before those last four, 193 now (the target is 150)
+    assert steady[-1]["dispatches"] <= 200, steady[-1]
     # 300 replayed steps in all: memory in use and buffers made are what they were after step 30
     assert r["flat"]["m300"] == r["flat"]["m30"] and r["flat"]["buffers"] == 0, r["flat"]
 
