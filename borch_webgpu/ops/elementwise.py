@@ -305,6 +305,7 @@ def _check_int_operands(op: str, a, b, O) -> None:
     (at once, on both devices). A zero inside a divisor tensor is found where the division runs: by
     numpy on cpu, by the kernel on webgpu (device/int64_range.py), never by a read here."""
     if O.name == "bool":
+        _broadcast(op, [x._shape for x in (a, b) if isinstance(x, Tensor)])  # shapes are checked first
         raise NotImplementedError(f'"{_BOOL_KERNELS[op]}_cpu" not implemented for \'Bool\'')
     if not isinstance(b, Tensor) and b == 0 and (not isinstance(a, Tensor) or a.numel() > 0):
         raise RuntimeError(ZERO_DIVISION)
