@@ -8,7 +8,7 @@ import numpy as np
 
 from . import kernels, trace_fusion
 from .capture import f32_word
-from .int64_range import CHECKED_EW, MESSAGES, OP_NAMES, check_array
+from .int64_range import CHECKED_EW, MESSAGES, OP_NAMES, ZERO_CHECKED, ZERO_DIVISION, check_array
 from .layouts import EW, RED
 from .webgpu import WG, groups_for, runtime
 
@@ -193,15 +193,22 @@ class GPUBackend:
         kinds_t, types_t = tuple(kinds), tuple(types)
         ob = O.name == "bool" and R.name != "bool"
         file, block = wgsl or op.wgsl
-        # int64 (held as int32): the ops that can leave int32's range check it (device/int64_range.py)
-        checked = "" if O.name != "int64" and C.name != "int64" else self._int64_check(file, block, C, O)
+        # int64 (held as int32): the ops that can leave int32's range check it; integer divisions check
+        # for a zero divisor (device/int64_range.py)
+        checked = self._int_check(file, block, C, O) if C.category == 1 or O.name == "int64" else ""
         key = ("ew", file, block, C.wgsl, R.wgsl, O.wgsl, ob, kinds_t, types_t, strided_out, checked)
         mask = "w" + "r" * (len(bufs) - 1)
         if checked:
             mask += "w"
             bufs.append(self.rt.err_buffer)
-            which = block if checked == "op" else "convert"
-            words[EW.index("err_code")] = self.rt.error_code(OverflowError, MESSAGES[which], OP_NAMES.get(which, which))
+            zero_op = ZERO_CHECKED.get(block) if checked != "convert" else None
+            if checked != "zero":
+                which = block if checked == "op" else "convert"
+                words[EW.index("err_code")] = self.rt.error_code(OverflowError, MESSAGES[which],
+                                                                 OP_NAMES.get(which, which))
+            if zero_op is not None:
+                words[EW.index("err_zero")] = self.rt.error_code(RuntimeError, ZERO_DIVISION, zero_op,
+                                                                 count=checked == "zero")
         pipe = self.rt.pipeline(key, lambda: kernels.elementwise_source(file, block, C.wgsl, R.wgsl, O.wgsl, ob,
                                                                            kinds_t, types_t, strided_out, checked),
                                 mask)
@@ -218,9 +225,13 @@ class GPUBackend:
         return storage
 
     @staticmethod
-    def _int64_check(file: str, block: str, C, O) -> str:
+    def _int_check(file: str, block: str, C, O) -> str:
+        """"op": the int64 block of ops_int64.wgsl; "convert": a float stored as int64 is checked; "zero":
+        the integer division's own block, which checks its divisor; "": no check (no error buffer)."""
         if C.name == "int64" and (file, block) in CHECKED_EW:
             return "op"
+        if C.category == 1 and block in ZERO_CHECKED and file == "ops_binary.wgsl":
+            return "zero"
         if O.name == "int64" and C.is_floating_point:
             return "convert"
         return ""

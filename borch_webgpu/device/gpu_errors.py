@@ -1,7 +1,8 @@
 """Errors that WebGPU kernels find, raised with the op and the user's line (the runtime's half).
 
 A kernel cannot raise. The kernels that can fail (the index kernels of wgsl/index.wgsl: an index
-outside its dim; the int64 kernels of wgsl/ops_int64.wgsl: a result past int32, device/int64_range.py)
+outside its dim; the int64 kernels of wgsl/ops_int64.wgsl: a result past int32; the integer divisions:
+a zero divisor, device/int64_range.py)
 record the first failure in a 16-byte error buffer (code, two words: the bad value and the size, or
 the values that overflowed) and skip the element. The code names a *site*, interned here when the dispatch is recorded: the
 exception type and PyTorch's message for that failure, the op, the user's file and line (the
@@ -85,11 +86,12 @@ class KernelErrors:
         self.launch_blocking = launch_blocking_from_env()
         self.sync_debug_mode = 0
 
-    def error_code(self, exc: type, message, op: str) -> int:
+    def error_code(self, exc: type, message, op: str, count: bool = True) -> int:
         """The code for a dispatch that can fail, about to be recorded: a failure is raised as
         exc(message) from ``op`` at the user's line. message: a str formatted with index= and size=, or
         a module-level function (index, size) -> str (sites are interned by it: never a new lambda per
-        call). After recording the dispatch, call :meth:`after_fallible` when launch_blocking is on."""
+        call). count=False: a second site of a dispatch already counted (a kernel that can fail in two
+        ways). After recording the dispatch, call :meth:`after_fallible` when launch_blocking is on."""
         # user_line(), inlined: this runs for every such dispatch
         f = sys._getframe(1)
         while f is not None:
@@ -106,12 +108,12 @@ class KernelErrors:
             line = f.f_lineno
         cap = capture._active
         if cap is None:
-            self.fallible += 1
+            self.fallible += count
             key = (exc, message, op, name, line, None)
         else:  # inside a capture nothing is checked (no host syncs); the graph's replays are
             cap.fallible = True
             if cap.execute:
-                self.fallible += 1
+                self.fallible += count
             key = (exc, message, op, name, line, cap.label)
         code = self._site_codes.get(key)
         if code is None:

@@ -19,6 +19,13 @@ leaves int32 and comes back raises there. Float ops never bind the error buffer;
 checks counts as a dispatch that can fail, so a ``torch.scope()`` holding one (and no read) waits
 for the GPU at its end, as for the index kernels.
 
+Integer division by zero (``//``, ``%``, ``fmod``, ``div`` with a rounding mode, on any integer dtype)
+is checked the same way: PyTorch raises ``RuntimeError: ZeroDivisionError`` and never returns a value.
+The ``cpu`` device raises at the op (:func:`check_zero_divisor`); the WGSL blocks of
+``ZERO_CHECKED`` record the first zero divisor under the error code in uniform word 61
+(``zero_div`` in ops_int64.wgsl), raised as above. A Python number as the divisor is checked before
+any kernel runs, on both devices.
+
 The messages are module-level functions ``(a, b) -> str`` of the two words a kernel records
 (the runtime's error-site contract): the operands of an elementwise op, or the low and high
 words of a reduction's 64-bit result.
@@ -27,7 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["INT32_MIN", "INT32_MAX", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "OP_NAMES", "result_message", "accumulate_message", "check_result",
+__all__ = ["ZERO_DIVISION", "ZERO_CHECKED", "check_zero_divisor",
+           "INT32_MIN", "INT32_MAX", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "OP_NAMES", "result_message", "accumulate_message", "check_result",
            "check_array", "signed32", "wrap64"]
 
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
@@ -110,6 +118,19 @@ CHECKED_SCAN = {"sum_i": "cumsum", "prod_i": "cumprod"}
 # the op a checked block's error names (PyTorch's name: add with alpha is add, an integer power is pow)
 OP_NAMES = {"pow_i": "pow", "ipow_scalar": "pow", "add_scaled": "add", "div_trunc_i": "div",
             "div_floor_i": "floor_divide", "convert": "to"}
+
+
+# integer division by zero: PyTorch's exception and message (RuntimeError), and the blocks that check it
+ZERO_DIVISION = "ZeroDivisionError"
+ZERO_CHECKED = {"div_trunc_i": "div", "div_floor_i": "floor_divide", "remainder_i": "remainder", "fmod_i": "fmod"}
+
+
+def check_zero_divisor(a: np.ndarray, b: np.ndarray) -> None:
+    """Raise PyTorch's error when an integer division a / b (arrays that broadcast) has a zero divisor
+    and at least one element (an empty result raises nothing, as in PyTorch)."""
+    b = np.asarray(b)
+    if b.size and (b == 0).any() and np.broadcast(np.asarray(a), b).size:
+        raise RuntimeError(ZERO_DIVISION)
 
 
 _ACCUMULATE: dict = {}

@@ -122,7 +122,8 @@ EW = Layout("elementwise",
             Field("param", 9, (3,), "f32"),         # the op's parameters (nan_to_num's values, elu's alpha...)
             Field("shape", 12, (12,)),              # the (coalesced) output shape, outermost first
             Field("stride", 24, (3, 12)),           # operand k's strides over that shape
-            Field("err_code", 60))                  # int64 kernels that check their range (ops_int64.wgsl)
+            Field("err_code", 60),                  # int64 kernels that check their range (ops_int64.wgsl)
+            Field("err_zero", 61))                  # integer divisions: a zero divisor (int64_range.ZERO_CHECKED)
 
 # wgsl/reduce.wgsl: out[o] for M outputs folds K elements; the input seen as (kept..., reduced...)
 RED = Layout("reduce",

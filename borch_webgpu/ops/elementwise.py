@@ -11,6 +11,7 @@ import numpy as np
 from .. import _dtype, autograd
 from ..device import backend_for
 from ..device.capture import Dyn
+from ..device.int64_range import ZERO_DIVISION, check_zero_divisor
 from ..tensor import Tensor
 from ._registry import OpDef, api, methods, register
 from ._shapes import _broadcast, broadcast_shapes
@@ -264,6 +265,7 @@ FMOD = _reg("fmod", "fmod_f", lambda a, b: _np_fmod(a, b), tol=(1e-5, 1e-5),
 
 def _int_div(a, b, mode):
     a, b = np.asarray(a), np.asarray(b)
+    check_zero_divisor(a, b)
     with np.errstate(all="ignore"):
         q = np.floor_divide(a, np.where(b == 0, 1, b))
         if mode == "trunc":
@@ -284,21 +286,29 @@ def _np_rem(a, b):
     if np.asarray(a).dtype.kind == "f" or np.asarray(b).dtype.kind == "f":
         m = np.fmod(a, b)
         return _overflow_nan(a, b, np.where((m != 0) & ((np.asarray(b) < 0) != (m < 0)), m + b, m))
-    return np.remainder(a, np.where(np.asarray(b) == 0, 1, b))
+    check_zero_divisor(a, b)
+    return np.remainder(a, b)
 
 
 def _np_fmod(a, b):
     if np.asarray(a).dtype.kind == "f" or np.asarray(b).dtype.kind == "f":
         return _overflow_nan(a, b, np.fmod(a, b))
-    return np.fmod(a, np.where(np.asarray(b) == 0, 1, b))
+    check_zero_divisor(a, b)
+    return np.fmod(a, b)
 
 
-def _check_int_zero(op: str, b, C) -> None:
-    if C.category == 2:
-        return
-    zero = (b == 0) if not isinstance(b, Tensor) else builtins.bool((b == 0).any().item())
-    if zero:
-        raise RuntimeError(f"{op}: ZeroDivisionError (integer division by zero)")
+_BOOL_KERNELS = {"_div_trunc": "div_trunc", "floor_divide": "div_floor", "remainder": "remainder", "fmod": "fmod"}
+
+
+def _check_int_operands(op: str, a, b, O) -> None:
+    """Integer division: PyTorch's errors for bool operands and for a Python number 0 as the divisor
+    (at once, on both devices). A zero inside a divisor tensor is found where the division runs: by
+    numpy on cpu, by the kernel on webgpu (device/int64_range.py), never by a read here."""
+    if O.name == "bool":
+        _broadcast(op, [x._shape for x in (a, b) if isinstance(x, Tensor)])  # shapes are checked first
+        raise NotImplementedError(f'"{_BOOL_KERNELS[op]}_cpu" not implemented for \'Bool\'')
+    if not isinstance(b, Tensor) and b == 0 and (not isinstance(a, Tensor) or a.numel() > 0):
+        raise RuntimeError(ZERO_DIVISION)
 
 
 def _check_alpha(other, alpha, input) -> None:
@@ -373,7 +383,7 @@ def _int_aware(op: OpDef, a, b, out=None) -> Tensor:
     C, R, O = dtypes_for(op, args)
     block = None
     if C.category != 2:
-        _check_int_zero(op.name, args[1], C)
+        _check_int_operands(op.name, args[0], args[1], O)
         block = op.extra["int_block"]
     return ew(op, *args, block=block, out=out)
 

@@ -40,10 +40,15 @@ fn op(a: C, b: C) -> R {
 }
 
 //@op div_trunc_i
-fn op(a: C, b: C) -> R { return a / b; }
+// integer blocks: a zero divisor is recorded (zero_div: these bind the error buffer, ops_int64.wgsl)
+fn op(a: C, b: C) -> R {
+  if (b == C(0)) { zero_div(bitcast<u32>(a)); return R(0); }
+  return a / b;
+}
 
 //@op div_floor_i
 fn op(a: C, b: C) -> R {
+  if (b == C(0)) { zero_div(bitcast<u32>(a)); return R(0); }
   let q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) { return q - 1; }
   return q;
@@ -64,6 +69,7 @@ fn op(a: C, b: C) -> R {
 
 //@op remainder_i
 fn op(a: C, b: C) -> R {
+  if (b == C(0)) { zero_div(bitcast<u32>(a)); return R(0); }
   var m = a % b;
   if (m != 0 && ((b < 0) != (m < 0))) { m = m + b; }
   return m;
@@ -76,7 +82,10 @@ fn op(a: C, b: C) -> R {
 }
 
 //@op fmod_i
-fn op(a: C, b: C) -> R { return a % b; }
+fn op(a: C, b: C) -> R {
+  if (b == C(0)) { zero_div(bitcast<u32>(a)); return R(0); }
+  return a % b;
+}
 
 //@op pow
 fn op(a: C, b: C) -> R { return pow_f(a, b); }

@@ -5,7 +5,8 @@
 // OverflowError naming the op and the values (device/int64_range.py, device/gpu_errors.py).
 // Sums and products of reductions and scans carry W as their state, so a result that fits is
 // exact even when partial sums did not. The skeleton that includes this file binds `err` and puts
-// the dispatch's error code in uniform word 60. int32 tensors use the plain blocks (they wrap).
+// the dispatch's error code in uniform word 60 (61: a zero divisor, `zero_div`). int32 tensors use
+// the plain blocks (they wrap).
 // Blocks: elementwise (`fn op`), reductions (`sum`, `prod`: S, r_init...), scans (`sum_i`, `prod_i`).
 
 fn w_of(x: i32) -> vec2<u32> { return vec2<u32>(bitcast<u32>(x), select(0u, 0xffffffffu, x < 0)); }
@@ -46,13 +47,23 @@ fn w_ipow(a: i32, n: i32) -> vec2<u32> {
   return r;
 }
 
-fn report(a: u32, b: u32) {
-  let first = atomicCompareExchangeWeak(&err[0], 0u, pu(60u));
-  if (first.exchanged) {
-    atomicStore(&err[1], a);
-    atomicStore(&err[2], b);
+// the first failure of a dispatch: its code and two words (a weak exchange may fail spuriously: retried
+// until some failure holds the buffer)
+fn record(code: u32, a: u32, b: u32) {
+  loop {
+    let r = atomicCompareExchangeWeak(&err[0], 0u, code);
+    if (r.exchanged) {
+      atomicStore(&err[1], a);
+      atomicStore(&err[2], b);
+      break;
+    }
+    if (r.old_value != 0u) { break; }
   }
 }
+fn report(a: u32, b: u32) { record(pu(60u), a, b); }
+// an integer division by zero, any integer type (the blocks of int64_range.ZERO_CHECKED, here and in
+// ops_binary.wgsl, always bind the error buffer): the code in uniform word 61, the dividend's bits
+fn zero_div(a: u32) { record(pu(61u), a, 0u); }
 // r's low word; r not fitting is reported with the words a and b
 fn fit(r: vec2<u32>, a: u32, b: u32) -> i32 {
   if (!w_fits(r)) { report(a, b); }
@@ -95,12 +106,14 @@ fn op(a: C) -> R {
 //@op div_trunc_i
 // only -2**31 / -1 leaves the range
 fn op(a: C, b: C) -> R {
+  if (b == 0) { zero_div(bitcast<u32>(a)); return 0; }
   if (a == i32(-2147483648) && b == -1) { report(bitcast<u32>(a), bitcast<u32>(b)); }
   return a / b;
 }
 
 //@op div_floor_i
 fn op(a: C, b: C) -> R {
+  if (b == 0) { zero_div(bitcast<u32>(a)); return 0; }
   if (a == i32(-2147483648) && b == -1) { report(bitcast<u32>(a), bitcast<u32>(b)); return a; }
   let q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) { return q - 1; }

@@ -1,4 +1,4 @@
-"""Bad indices that WebGPU kernels find, in Chromium: raised where the user can act on them.
+"""Bad indices and zero divisors that WebGPU kernels find, in Chromium: raised where the user can act.
 
 Before, a bad index inside a kernel was raised at the next unrelated read of a value, possibly steps
 later and outside the ``try`` around the step, naming neither the op nor the line. Now: PyTorch's

@@ -231,3 +231,26 @@ def test_a_lesson_page_shows_boot_progress(lesson_browser, text_log):
     stages = page.evaluate("window.borchLesson.progressLog.filter((e) => e.done).map((e) => e.stage)")
     assert list(dict.fromkeys(stages)) == ["python", "numpy", "borch_webgpu", "device"]
     page.close()
+
+
+def test_a_cells_live_plot_marks_nan_and_inf_losses(lesson_browser):
+    """borch_webgpu.log in a lesson cell draws the playground's plot (web/js/plot.mjs) under the cell: a NaN
+    or infinite loss is marked at its step and counted, not dropped."""
+    browser, base = lesson_browser
+    page = browser.new_page()
+    page.goto(base + PAGES[0] + ".html")
+    page.wait_for_function("() => window.borchLesson && (window.borchLesson.ready || !!window.borchLesson.error)",
+                           timeout=180_000)
+    page.locator(".cell").nth(0).locator("textarea").fill(
+        "import borch_webgpu as torch\n"
+        "for v in [1.0, 0.5, float('nan'), 0.25, float('inf'), -float('inf'), 0.1]:\n"
+        "    torch.log('loss', v)\n")
+    assert page.evaluate("window.borchLesson.runCell(0)") is True
+    chart = page.locator(".cell").nth(0).locator(".chart")
+    page.wait_for_function("(el) => el.dataset.points === '7'", arg=chart.element_handle(), timeout=10_000)
+    assert chart.get_attribute("data-nonfinite") == "3"
+    assert chart.locator("canvas").bounding_box()["height"] > 100
+    marks = page.evaluate("window.borchLesson.plotOf(0).marks")
+    assert [(m["step"], m["kind"]) for m in marks] == [(2, "NaN"), (4, "inf"), (5, "-inf")], marks
+    assert marks[0]["y"] == marks[1]["y"] < marks[2]["y"]     # NaN and +inf on the top edge, -inf at the bottom
+    page.close()

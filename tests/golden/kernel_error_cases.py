@@ -1,4 +1,5 @@
-"""Bad indices that WebGPU kernels find (the index kernels of wgsl/index.wgsl): one line each, run
+"""Bad indices and zero divisors that WebGPU kernels find (the index kernels of wgsl/index.wgsl, the
+integer divisions of ops_binary.wgsl and ops_int64.wgsl): one line each, run
 with ``torch`` bound to real PyTorch on the cpu device (generate_kernel_errors.py records the
 exception type and message) and to borch_webgpu (replay_kernel_errors.py: the cpu device raises the
 same at once; WebGPU the same message followed by the op and the line, inside the ``try`` around the
@@ -58,4 +59,69 @@ CASES = [
     ("one_hot negative", "one_hot", "torch.nn.functional.one_hot(torch.tensor([0, -1], device=dev), 3)"),
     ("binary_cross_entropy range", "binary_cross_entropy",
      "torch.nn.functional.binary_cross_entropy(torch.tensor([0.5, 1.5], device=dev), torch.ones(2, device=dev))"),
+    # integer division by a zero inside a tensor (a Python 0 is refused before any kernel runs)
+    ("floor_divide by zero", "floor_divide", "torch.tensor([7, -7], device=dev) // torch.tensor([2, 0], device=dev)"),
+    ("div floor by zero", "floor_divide",
+     "torch.div(torch.tensor([1, 2], device=dev), torch.tensor([0, 1], device=dev), rounding_mode='floor')"),
+    ("div trunc by zero", "div",
+     "torch.div(torch.tensor([1, 2], device=dev), torch.tensor([1, 0], device=dev), rounding_mode='trunc')"),
+    ("remainder by zero", "remainder", "torch.tensor([5, 6], device=dev) % torch.tensor([0, 4], device=dev)"),
+    ("fmod by zero", "fmod", "torch.fmod(torch.tensor([5, 6], device=dev), torch.tensor([3, 0], device=dev))"),
+    ("int32 floor_divide by zero", "floor_divide",
+     "torch.tensor([3, 4], dtype=torch.int32, device=dev) // torch.tensor([0, 1], dtype=torch.int32, device=dev)"),
+    ("int32 div trunc by zero", "div", "torch.div(torch.tensor([3], dtype=torch.int32, device=dev), "
+     "torch.tensor([0], dtype=torch.int32, device=dev), rounding_mode='trunc')"),
+    ("int32 remainder by zero", "remainder",
+     "torch.tensor([3, 4], dtype=torch.int32, device=dev) % torch.tensor([1, 0], dtype=torch.int32, device=dev)"),
+    ("int32 fmod by zero", "fmod", "torch.fmod(torch.tensor([-3], dtype=torch.int32, device=dev), "
+     "torch.tensor([0], dtype=torch.int32, device=dev))"),
+    ("scalar // zero tensor", "floor_divide", "5 // torch.tensor([1, 0], device=dev)"),
+    ("scalar % zero tensor", "remainder", "5 % torch.tensor([0, 2], device=dev)"),
+    ("in-place //= zero tensor", "floor_divide",
+     "x = torch.tensor([4, 5], device=dev); x //= torch.tensor([1, 0], device=dev)"),
+    ("remainder_ by zero", "remainder", "torch.tensor([4, 5], device=dev).remainder_(torch.tensor([0], device=dev))"),
+    ("broadcast zero divisor", "floor_divide",
+     "torch.ones(2, 3, dtype=torch.int64, device=dev) // torch.tensor([1, 0, 1], device=dev)"),
+    ("transposed zero divisor", "fmod",
+     "torch.fmod(torch.ones(2, 2, dtype=torch.int64, device=dev), torch.tensor([[1, 2], [0, 3]], device=dev).t())"),
+    ("0-d zero divisor", "floor_divide", "torch.tensor([8, 9], device=dev) // torch.tensor(0, device=dev)"),
+]
+
+# refused before any kernel runs, on both devices: PyTorch's exception and message, by the line itself
+AT_ONCE = [
+    ("floor_divide by 0", "torch.tensor([1, 2], device=dev) // 0"),
+    ("div floor by 0", "torch.div(torch.tensor([1, 2], device=dev), 0, rounding_mode='floor')"),
+    ("div trunc by 0", "torch.div(torch.tensor([1, 2], device=dev), 0, rounding_mode='trunc')"),
+    ("remainder by 0", "torch.tensor([1, 2], device=dev) % 0"),
+    ("fmod by 0", "torch.fmod(torch.tensor([1, 2], dtype=torch.int32, device=dev), 0)"),
+    ("floor_divide_ by 0", "torch.tensor([1, 2], device=dev).floor_divide_(0)"),
+    ("bool // bool", "torch.tensor([True], device=dev) // torch.tensor([False], device=dev)"),
+    ("bool % bool", "torch.tensor([True], device=dev) % torch.tensor([True], device=dev)"),
+    ("bool fmod bool", "torch.fmod(torch.tensor([True], device=dev), torch.tensor([True], device=dev))"),
+    ("bool div trunc bool", "torch.div(torch.tensor([True], device=dev), torch.tensor([True], device=dev), "
+     "rounding_mode='trunc')"),
+]
+
+# divisions that must not raise (PyTorch's values; on WebGPU without a host read: the zero check is the
+# kernel's), and float division by zero: inf and nan as PyTorch
+VALUES = [
+    ("int64 floor_divide", "torch.tensor([7, -7, 7, -7], device=dev) // torch.tensor([2, 2, -2, -2], device=dev)"),
+    ("int64 remainder", "torch.tensor([7, -7, 7, -7], device=dev) % torch.tensor([2, 2, -2, -2], device=dev)"),
+    ("int64 fmod", "torch.fmod(torch.tensor([7, -7, 7, -7], device=dev), torch.tensor([2, 2, -2, -2], device=dev))"),
+    ("int64 div trunc", "torch.div(torch.tensor([7, -7, 7, -7], device=dev), torch.tensor([2, 2, -2, -2], "
+     "device=dev), rounding_mode='trunc')"),
+    ("int32 floor_divide", "torch.tensor([7, -7], dtype=torch.int32, device=dev) // "
+     "torch.tensor([-2, 2], dtype=torch.int32, device=dev)"),
+    ("int32 remainder", "torch.tensor([7, -7], dtype=torch.int32, device=dev) % "
+     "torch.tensor([-2, 2], dtype=torch.int32, device=dev)"),
+    ("scalar // tensor", "9 // torch.tensor([2, -4], device=dev)"),
+    ("empty // 0", "torch.tensor([], dtype=torch.int64, device=dev) // 0"),
+    ("empty broadcast // zero tensor", "torch.ones(0, 1, dtype=torch.int64, device=dev) // torch.tensor([0, 0], "
+     "device=dev)"),
+    ("float / 0", "torch.tensor([7., -7., 0.], device=dev) / 0"),
+    ("float // 0", "torch.tensor([7., -7.], device=dev) // 0"),
+    ("float % 0", "torch.tensor([7., -7.], device=dev) % 0"),
+    ("float fmod zero tensor", "torch.fmod(torch.tensor([7., -7.], device=dev), torch.tensor([0., 0.], device=dev))"),
+    ("int // 0.0", "torch.tensor([7, -7], device=dev) // 0.0"),
+    ("int / zero int tensor", "torch.tensor([7, -7, 0], device=dev) / torch.tensor([0, 0, 0], device=dev)"),
 ]

@@ -11,7 +11,12 @@ there, PyTorch's exception type, with PyTorch's message:
   ...)``: at the end of the scope, or with ``--launch-blocking`` by the line itself.
 
 After each case the device must still work (a read gives the right value, the error is not raised
-again)."""
+again).
+
+Then the ``at_once`` cases (a Python 0 as an integer divisor, bool operands): PyTorch's exception and
+message, raised by the line itself on both devices; and the ``values``: divisions that must give
+PyTorch's values (integer divisions by nonzero tensors, without a host read on WebGPU: the sync
+debug mode is "error" while they run; float division by zero: inf and nan)."""
 from __future__ import annotations
 
 import argparse
@@ -66,6 +71,35 @@ def check(case: dict, device: str, launch_blocking: bool = False) -> str | None:
     return None
 
 
+def check_at_once(case: dict, device: str) -> str | None:
+    err, own_line = run(case, device)
+    if err is None or type(err).__name__ != case["type"] or str(err) != case["message"] or not own_line:
+        got = "nothing" if err is None else f"{type(err).__name__}: {str(err)!r}"
+        return f"raised {got}{'' if own_line else ' (not by its line)'}; want {case['type']}: {case['message']!r}"
+    return None
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    return a == b or (a != a and b != b)  # NaN where PyTorch has NaN
+
+
+def check_value(case: dict, device: str) -> str | None:
+    if device != "cpu":
+        bw.webgpu.set_sync_debug_mode("error")   # a host read inside the op raises
+    try:
+        r = eval(case["snippet"], {"torch": bw, "dev": device})  # noqa: S307 - our own list of snippets
+    except Exception as e:  # noqa: BLE001
+        return f"raised {type(e).__name__}: {e}"
+    finally:
+        if device != "cpu":
+            bw.webgpu.set_sync_debug_mode("default")
+    got = (str(r.dtype).removeprefix("torch."), list(r.shape), r.tolist())
+    want = (case["dtype"], case["shape"], case["value"])
+    return None if got[:2] == want[:2] and _same(got[2], want[2]) else f"gave {got}, PyTorch {want}"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default=None)
@@ -75,9 +109,13 @@ def main(argv=None) -> int:
     if ns.launch_blocking:
         bw.webgpu.set_launch_blocking(True)
     passed = failed = 0
+    doc = load()
+    checks = ([(c, lambda c: check(c, device, ns.launch_blocking)) for c in doc["cases"]]
+              + [(c, lambda c: check_at_once(c, device)) for c in doc["at_once"]]
+              + [(c, lambda c: check_value(c, device)) for c in doc["values"]])
     try:
-        for case in load()["cases"]:
-            err = check(case, device, ns.launch_blocking)
+        for case, fn in checks:
+            err = fn(case)
             if err:
                 failed += 1
                 print(f"FAIL {case['id']}: {err}")

@@ -1,4 +1,4 @@
-"""Bad indices on the cpu device raise PyTorch's exception and message at once (the same text the
+"""Bad indices and integer zero divisors on the cpu device raise PyTorch's exception and message at once (the same text the
 WebGPU kernels' errors start with: tests/browser/test_kernel_errors.py); the error sites the WebGPU
 runtime records (op, user's line), the launch-blocking variable and the sync debug mode's checks,
 in CPython."""
@@ -21,13 +21,28 @@ CASES = DOC["cases"]
 
 def test_every_case_is_frozen():
     import kernel_error_cases
-    assert [tuple(c) for c in kernel_error_cases.CASES] == [(c["id"], c["op"], c["snippet"]) for c in CASES], \
+    frozen = ([(c["id"], c["op"], c["snippet"]) for c in CASES], [(c["id"], c["snippet"]) for c in DOC["at_once"]],
+              [(c["id"], c["snippet"]) for c in DOC["values"]])
+    assert ([tuple(c) for c in kernel_error_cases.CASES], list(kernel_error_cases.AT_ONCE),
+            list(kernel_error_cases.VALUES)) == frozen, \
         "kernel_error_cases.py changed: run python tests/golden/generate_kernel_errors.py (needs torch==2.13.0)"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_cpu_raises_pytorchs_error_at_once(case):
     err = replay_kernel_errors.check(case, "cpu")
+    assert err is None, err
+
+
+@pytest.mark.parametrize("case", DOC["at_once"], ids=[c["id"] for c in DOC["at_once"]])
+def test_cpu_refuses_a_python_zero_divisor_and_bool_division_as_pytorch(case):
+    err = replay_kernel_errors.check_at_once(case, "cpu")
+    assert err is None, err
+
+
+@pytest.mark.parametrize("case", DOC["values"], ids=[c["id"] for c in DOC["values"]])
+def test_cpu_divisions_that_must_not_raise_give_pytorchs_values(case):
+    err = replay_kernel_errors.check_value(case, "cpu")
     assert err is None, err
 
 

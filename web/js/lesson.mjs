@@ -3,6 +3,7 @@
 // notebook. Running a cell first runs the cells above it that have not run yet. The exercise cell
 // has Check: it runs the learner's code, then hidden check code against the same namespace.
 import { PyWorker, bootText } from "./client.mjs";
+import { LossPlot } from "./plot.mjs";
 
 const $ = (id) => document.getElementById(id);
 const data = JSON.parse($("lesson-data").textContent);
@@ -160,7 +161,7 @@ class Cell {
   clearOutput() {
     this.out.textContent = "";
     this.outBox.hidden = true;
-    this.logs = null;
+    this.plot = null;
     const chart = this.el.querySelector(".chart");
     if (chart) chart.remove();
   }
@@ -177,52 +178,31 @@ class Cell {
     }
   }
 
+  // borch_webgpu.log(name, value) in a cell: the playground's plot under its output (NaN and inf are
+  // marked on it, not dropped); data-points / data-nonfinite follow it
   log(name, step, value) {
-    this.logs = this.logs || new Map();
-    if (!this.logs.has(name)) this.logs.set(name, []);
-    this.logs.get(name).push([step, value]);
-    if (!this.chartPending) {
-      this.chartPending = true;
-      requestAnimationFrame(() => { this.chartPending = false; drawChart(this); });
+    if (!this.plot) {
+      const box = document.createElement("div");
+      box.className = "chart";
+      const canvas = document.createElement("canvas");
+      canvas.setAttribute("role", "img");
+      canvas.setAttribute("aria-label", "logged values");
+      box.appendChild(canvas);
+      this.outBox.after(box);
+      this.plot = new LossPlot(canvas, {
+        onChange: (p) => {
+          box.dataset.points = String(p.pointCount());
+          box.dataset.nonfinite = String(p.nonFiniteCount());
+        },
+      });
     }
+    this.plot.add(name, step, value);
   }
 
   note(text) {
     this.write(text, "note");
   }
 }
-
-const COLORS = ["#c2410c", "#2563eb", "#15803d", "#7c3aed", "#b45309"];
-
-function drawChart(cell) {
-  let box = cell.el.querySelector(".chart");
-  if (!box) {
-    box = document.createElement("div");
-    box.className = "chart";
-    cell.outBox.after(box);
-  }
-  const W = 560, H = 140, P = 6;
-  let svg = `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="logged values">`;
-  const legend = [];
-  [...cell.logs.entries()].forEach(([name, pts], k) => {
-    const xs = pts.map((p) => p[0]), ys = pts.map((p) => p[1]).filter(Number.isFinite);
-    if (!ys.length) return;
-    const x0 = Math.min(...xs), x1 = Math.max(...xs), y0 = Math.min(...ys), y1 = Math.max(...ys);
-    const sx = (x) => P + (x1 > x0 ? (x - x0) / (x1 - x0) : 0.5) * (W - 2 * P);
-    const sy = (y) => H - P - (y1 > y0 ? (y - y0) / (y1 - y0) : 0.5) * (H - 2 * P);
-    const d = pts.filter((p) => Number.isFinite(p[1])).map((p) => `${sx(p[0]).toFixed(1)},${sy(p[1]).toFixed(1)}`).join(" ");
-    const color = COLORS[k % COLORS.length];
-    svg += `<polyline fill="none" stroke="${color}" stroke-width="1.8" points="${d}"/>`;
-    const lastV = pts[pts.length - 1][1];
-    // the dot is an SVG attribute, not a style attribute: the site's CSP allows no inline styles
-    legend.push(`<svg class="dot" viewBox="0 0 10 10" aria-hidden="true"><circle cx="5" cy="5" r="4" fill="${color}"/></svg> ` +
-      `${esc(name)} ${fmt(lastV)} ` +
-      `<span class="muted">(min ${fmt(y0)}, max ${fmt(y1)}, ${pts.length} points)</span>`);
-  });
-  box.innerHTML = svg + "</svg>" + `<div class="legend">${legend.join("<br>")}</div>`;
-}
-
-const fmt = (v) => (Math.abs(v) >= 1000 || (Math.abs(v) < 0.001 && v !== 0) ? v.toExponential(2) : (+v.toPrecision(4)).toString());
 
 const cells = [...document.querySelectorAll(".cell")].map((el, i) => new Cell(el, i));
 for (const code of document.querySelectorAll("pre.static > code")) {
@@ -406,4 +386,5 @@ $("rt-reset").addEventListener("click", () => {
 page.cells = cells;
 page.runCell = (i) => runCell(cells[i]);
 page.checkCell = (i) => checkCell(cells[i]);
+page.plotOf = (i) => cells[i].plot;   // the LossPlot under cell i (null before it logs)
 startWorker();

@@ -2,7 +2,7 @@
 // Web Worker (../js/client.mjs), Run/Stop, the output pane, the live loss plot and the GPU
 // instruments. Tests and curious people can reach it all through window.borchPlayground.
 import { PyWorker, bootText } from "../js/client.mjs";
-import { LossPlot } from "./plot.mjs";
+import { LossPlot } from "../js/plot.mjs";
 import { OutputPane } from "./output.mjs";
 import { Instruments } from "./instruments.mjs";
 import * as share from "./share.mjs";

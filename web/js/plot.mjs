@@ -1,6 +1,7 @@
-// The live loss plot: every series a script logs with borch_webgpu.log(name, value), drawn on a
-// canvas (our own code, no chart library): axes with round ticks, one colour per series, a legend,
-// linear or log y. Redraws at most once per animation frame; saves itself as PNG.
+// The live loss plot of the playground and of the lessons' cells: every series a script logs with
+// borch_webgpu.log(name, value), drawn on a canvas (our own code, no chart library): axes with round
+// ticks, one colour per series, a legend, linear or log y. Redraws at most once per animation frame;
+// saves itself as PNG.
 //
 //   const plot = new LossPlot(canvas, { onChange });
 //   plot.add("loss", step, value); plot.clear(); plot.setLogScale(true);
