@@ -15,6 +15,7 @@ from .ops.reduce import all as all
 from .ops.compare import allclose as allclose
 from .ops.reduce import amax as amax
 from .ops.reduce import amin as amin
+from .ops.extremes import aminmax as aminmax
 from .ops.reduce import any as any
 from . import ao as ao
 from .ops.creation import arange as arange
@@ -58,6 +59,8 @@ from .ops.unary import cosh as cosh
 from .ops.reduce import count_nonzero as count_nonzero
 from .ops.combine import cross as cross
 from . import cuda as cuda
+from .ops.extremes import cummax as cummax
+from .ops.extremes import cummin as cummin
 from .ops.scan_sort import cumprod as cumprod
 from .ops.scan_sort import cumsum as cumsum
 from .ops.random import default_generator as default_generator
@@ -132,6 +135,7 @@ from .ops.unary import isinf as isinf
 from .ops.unary import isnan as isnan
 from ._scope import keep as keep
 from .ops.combine import kron as kron
+from .ops.extremes import kthvalue as kthvalue
 from .ops.elementwise import le as le
 from .ops.elementwise import lerp as lerp
 from .ops.elementwise import less as less

@@ -1,5 +1,5 @@
-"""``torch.return_types``: the named tuples that ``max(dim)``, ``min(dim)``, ``median``, ``mode``, ``sort`` and
-``topk`` return, printed as PyTorch prints them.
+"""``torch.return_types``: the named tuples that ``max(dim)``, ``min(dim)``, ``median``, ``mode``, ``sort``,
+``topk``, ``kthvalue``, ``aminmax``, ``cummax`` and ``cummin`` return, printed as PyTorch prints them.
 
 Example::
 
@@ -15,6 +15,7 @@ Example::
 """
 from __future__ import annotations
 
-from .ops._return_types import max, median, min, mode, sort, topk  # noqa: A004 - PyTorch's names
+from .ops._return_types import (aminmax, cummax, cummin, kthvalue, max, median, min, mode,  # noqa: A004
+                                sort, topk)
 
-__all__ = ["max", "min", "median", "mode", "sort", "topk"]
+__all__ = ["max", "min", "median", "mode", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin"]

@@ -1,9 +1,10 @@
-"""The named tuples that ``max(dim)``, ``min(dim)``, ``median``, ``mode``, ``sort`` and ``topk`` return: PyTorch's
+"""The named tuples that ``max(dim)``, ``min(dim)``, ``median``, ``mode``, ``sort``, ``topk``, ``kthvalue``,
+``aminmax``, ``cummax`` and ``cummin`` return: PyTorch's
 ``torch.return_types`` structseqs (a tuple subclass with read-only fields, built from one sequence), which
 print as ``torch.return_types.max(\\nvalues=tensor(...),\\nindices=tensor(...))``."""
 from __future__ import annotations
 
-__all__ = ["max", "min", "median", "mode", "sort", "topk"]
+__all__ = ["max", "min", "median", "mode", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin"]
 
 
 class _StructSeq(tuple):
@@ -60,3 +61,7 @@ median = _structseq("median", ("values", "indices"))
 mode = _structseq("mode", ("values", "indices"))
 sort = _structseq("sort", ("values", "indices"))
 topk = _structseq("topk", ("values", "indices"))
+kthvalue = _structseq("kthvalue", ("values", "indices"))
+aminmax = _structseq("aminmax", ("min", "max"))
+cummax = _structseq("cummax", ("values", "indices"))
+cummin = _structseq("cummin", ("values", "indices"))

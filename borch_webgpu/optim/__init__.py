@@ -1,5 +1,5 @@
 """``torch.optim``: optimizers and learning-rate schedulers with PyTorch's names, signatures,
-defaults, exceptions and update formulas.
+defaults, exceptions and update formulas; ``swa_utils`` for weight averaging.
 
 Example::
 
@@ -10,12 +10,21 @@ Example::
     >>> for _ in range(3):
     ...     opt.zero_grad(); (w * w).sum().backward(); opt.step(); sched.step()
 """
-from . import lr_scheduler
+from . import lr_scheduler, swa_utils
+from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam
+from .adamax import Adamax
 from .adamw import AdamW
+from .asgd import ASGD
+from .lbfgs import LBFGS
+from .nadam import NAdam
 from .optimizer import Optimizer
+from .radam import RAdam
 from .rmsprop import RMSprop
+from .rprop import Rprop
 from .sgd import SGD
+from .sparse_adam import SparseAdam
 
-__all__ = ["Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "SGD", "lr_scheduler"]
+__all__ = ["ASGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "NAdam", "Optimizer", "RAdam",
+           "RMSprop", "Rprop", "SGD", "SparseAdam", "lr_scheduler", "swa_utils"]

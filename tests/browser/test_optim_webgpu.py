@@ -5,3 +5,8 @@ from __future__ import annotations
 
 def test_optim_scenarios_match_pytorch_on_webgpu(replay_on_webgpu):
     replay_on_webgpu("replay_optim.py", "optim:")
+
+
+def test_more_optimizers_and_swa_match_pytorch_on_webgpu(replay_on_webgpu):
+    """NAdam, RAdam, Adamax, Adadelta, ASGD, Rprop, LBFGS, SparseAdam and swa_utils (optim_more.json)."""
+    replay_on_webgpu("replay_optim.py", "optim:", ["--golden", "optim_more.json"])

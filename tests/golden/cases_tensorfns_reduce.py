@@ -283,3 +283,82 @@ def _logcumsumexp():
             case("logcumsumexp", tr(u((6, 4))), 0, id="grad transposed", grad=True),
             case("logcumsumexp", Big((2, 20000), seed=7111), 1, id="2 rows of 20000 (chunked scan)"),
             case("logcumsumexp", Big((1000, 64), seed=7112), 0, id="64 columns of 1000")]
+
+
+# ---------------------------------------------------------------- kthvalue, aminmax, cummax, cummin
+# kthvalue's index among equal values is PyTorch's quickselect's (unspecified): its inputs have distinct values
+
+@golden("kthvalue")
+def _kthvalue():
+    return [case("kthvalue", f([3.0, 1.0, 4.0, 1.5, 9.0]), 2, id="1-D"),
+            case("kthvalue", distinct((3, 5)), 4, id="last dim by default"),
+            case("kthvalue", distinct((4, 3)), 1, 0, id="dim 0, k=1"),
+            case("kthvalue", distinct((4, 3)), 4, 0, keepdim=True, id="dim 0 keepdim, k=n"),
+            case("kthvalue", distinct((2, 3, 4)), 2, dim=1, id="middle dim"),
+            case("kthvalue", f([2.0, NAN, 1.0]), 3, id="nan ranks last"),
+            case("kthvalue", f([[2.0, NAN, 1.0], [0.5, 3.0, -1.0]]), 2, 1, id="nan rows"),
+            case("kthvalue", idx([5, -2, 7, 0]), 3, id="int64"),
+            case("kthvalue", f(3.0), 1, id="0-d"),
+            case("kthvalue", np.zeros((2, 0), np.float32), 1, 0, id="dim 0 of (2, 0)"),
+            case("Tensor.kthvalue", distinct((2, 5)), 3, id="method"),
+            case("kthvalue", distinct((3, 5)), 4, id="grad", grad=True),
+            case("kthvalue", tr(distinct((5, 3))), 2, 0, keepdim=True, id="grad transposed keepdim", grad=True),
+            case("kthvalue", distinct((2, 3)), 0, id="error: k = 0"),
+            case("kthvalue", distinct((2, 3)), 4, id="error: k above the size"),
+            case("kthvalue", f(3.0), 2, id="error: k = 2 of 0-d"),
+            case("kthvalue", distinct((2, 3)), 1, 2, id="error: dim"),
+            case("kthvalue", np.zeros((2, 0), np.float32), 1, id="error: empty dim"),
+            case("kthvalue", bools((4,)), 1, id="error: bool"),
+            case("kthvalue", distinct((4,)), 1.5, id="error: float k"),
+            case("kthvalue", Big((64, 300), seed=7110), 150, 1, id="64 rows of 300")]
+
+
+@golden("aminmax")
+def _aminmax():
+    return [case("aminmax", u((3, 4)), id="all"),
+            case("aminmax", u((3, 4)), dim=1, id="dim 1"),
+            case("aminmax", u((3, 4)), dim=0, keepdim=True, id="dim 0 keepdim"),
+            case("aminmax", u((2, 3, 4)), dim=-2, id="dim -2"),
+            case("aminmax", f([1.0, NAN, 3.0]), id="nan"),
+            case("aminmax", f([[1.0, NAN], [2.0, 0.5]]), dim=1, id="nan rows"),
+            case("aminmax", ints((3, 5)), dim=1, id="int64"),
+            case("aminmax", bools((6,)), id="bool"),
+            case("aminmax", f(2.0), id="0-d"), case("aminmax", f(2.0), dim=0, keepdim=True, id="0-d dim keepdim"),
+            case("aminmax", np.zeros((2, 0), np.float32), dim=0, id="dim 0 of (2, 0)"),
+            case("Tensor.aminmax", u((2, 5)), dim=1, id="method"),
+            case("aminmax", small_ints((4, 5)), id="grad all, ties split", grad=True),
+            case("aminmax", small_ints((4, 5)), dim=1, id="grad dim with ties", grad=True),
+            case("aminmax", tr(u((5, 3))), dim=0, keepdim=True, id="grad transposed keepdim", grad=True),
+            case("aminmax", f([]), id="error: empty"),
+            case("aminmax", np.zeros((2, 0), np.float32), dim=1, id="error: empty dim"),
+            case("aminmax", u((2, 3)), dim=2, id="error: dim"),
+            case("aminmax", u((2, 3)), 1, id="error: positional dim [type only]"),
+            case("aminmax", Big((96, 257), seed=7111), dim=1, id="96 rows of 257")]
+
+
+def _running(op):
+    return [case(op, small_ints((9,)), 0, id="1-D with ties: the last index"),
+            case(op, u((3, 6)), 1, id="dim 1"), case(op, u((5, 3)), 0, id="dim 0"),
+            case(op, u((2, 5, 3)), -2, id="middle dim"),
+            case(op, f([1.0, 3.0, NAN, 2.0, NAN, 9.0]), 0, id="nan stays, later nan takes the index"),
+            case(op, f([[NAN, 1.0, 2.0], [0.0, -1.0, NAN]]), 1, id="nan rows"),
+            case(op, ints((3, 7), -2, 2), 1, id="int64 with ties"),
+            case(op, bools((8,)), 0, id="bool"),
+            case(op, f([-0.0, 0.0, -0.0]), 0, id="signed zeros"),
+            case(op, f(2.0), 0, id="0-d"), case(op, f([]), 0, id="empty"),
+            case("Tensor." + op, u((2, 5)), 1, id="method"),
+            case(op, small_ints((4, 6)), 1, id="grad with ties", grad=True),
+            case(op, tr(u((6, 3))), 0, id="grad transposed", grad=True),
+            case(op, u((2, 3)), 2, id="error: dim"),
+            case(op, u((3,)), id="error: no dim [type only]"),
+            case(op, Big((33, 1000), seed=7112), 1, id="33 rows of 1000")]
+
+
+@golden("cummax")
+def _cummax():
+    return _running("cummax")
+
+
+@golden("cummin")
+def _cummin():
+    return _running("cummin")

@@ -1,5 +1,6 @@
 """Record PyTorch's results for the ``torch.optim`` scenarios and bad inputs:
-``python tests/golden/generate_optim.py`` (needs torch==2.13.0; writes tests/golden/optim.json)."""
+``python tests/golden/generate_optim.py`` (needs torch==2.13.0; writes tests/golden/optim.json from
+optim_cases.py and tests/golden/optim_more.json from optim_more_cases.py)."""
 from __future__ import annotations
 
 import json
@@ -14,7 +15,8 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from golden_io import encode  # noqa: E402
-from optim_cases import OPTIM_ERRORS, OPTIM_SNIPPETS, PRELUDE  # noqa: E402
+import optim_cases  # noqa: E402
+import optim_more_cases  # noqa: E402
 
 
 def plain(v):
@@ -37,11 +39,11 @@ def value_spec(v, exact=None):
     return {"value": plain(v)}
 
 
-def run(snippet: str, dtype) -> list:
+def run(prelude: str, snippet: str, dtype) -> list:
     torch.set_default_dtype(dtype)
     try:
         env = {"torch": torch, "dev": "cpu"}
-        exec(PRELUDE + snippet, env)  # noqa: S102 - our own list
+        exec(prelude + snippet, env)  # noqa: S102 - our own list
         return env["result"]
     finally:
         torch.set_default_dtype(torch.float32)
@@ -66,24 +68,30 @@ def signature(path: str) -> list:
             for p in inspect.signature(fn).parameters.values()]
 
 
-def main() -> None:
-    warnings.simplefilter("ignore")  # deprecation notes PyTorch prints for step(epoch) and the like
+def write(cases_module, signatures: list, name: str) -> None:
+    prelude = cases_module.PRELUDE
     cases = []
-    for name, snippet in OPTIM_SNIPPETS:
-        result, exact = run(snippet, torch.float32), run(snippet, torch.float64)
-        cases.append([name, snippet, [value_spec(v, e) for v, e in zip(result, exact)]])
+    for case, snippet in cases_module.OPTIM_SNIPPETS:
+        result, exact = run(prelude, snippet, torch.float32), run(prelude, snippet, torch.float64)
+        cases.append([case, snippet, [value_spec(v, e) for v, e in zip(result, exact)]])
     errors = []
-    for name, snippet in OPTIM_ERRORS:
+    for case, snippet in cases_module.OPTIM_ERRORS:
         try:
             exec(snippet, {"torch": torch, "dev": "cpu"})  # noqa: S102 - our own list
         except Exception as e:  # noqa: BLE001
-            errors.append([name, snippet, {"type": type(e).__name__, "message": str(e)}])
+            errors.append([case, snippet, {"type": type(e).__name__, "message": str(e)}])
             continue
-        raise SystemExit(f"{name}: PyTorch did not raise; every error snippet must be bad input")
-    sigs = {path: signature(path) for path in SIGNATURES}
-    doc = {"torch": torch.__version__, "prelude": PRELUDE, "cases": cases, "errors": errors, "signatures": sigs}
-    (HERE / "optim.json").write_text(json.dumps(doc, indent=1) + "\n")
-    print(f"{len(cases)} optim scenarios and {len(errors)} error cases written")
+        raise SystemExit(f"{case}: PyTorch did not raise; every error snippet must be bad input")
+    sigs = {path: signature(path) for path in signatures}
+    doc = {"torch": torch.__version__, "prelude": prelude, "cases": cases, "errors": errors, "signatures": sigs}
+    (HERE / name).write_text(json.dumps(doc, indent=1) + "\n")
+    print(f"{name}: {len(cases)} optim scenarios and {len(errors)} error cases written")
+
+
+def main() -> None:
+    warnings.simplefilter("ignore")  # deprecation notes PyTorch prints for step(epoch) and the like
+    write(optim_cases, SIGNATURES, "optim.json")
+    write(optim_more_cases, optim_more_cases.SIGNATURES, "optim_more.json")
 
 
 if __name__ == "__main__":

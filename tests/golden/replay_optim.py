@@ -1,5 +1,5 @@
 """Replay the ``torch.optim`` scenarios and bad inputs on borch_webgpu:
-``python replay_optim.py [--device cpu|webgpu]``. Prints one line per mismatch and
+``python replay_optim.py [--device cpu|webgpu] [--golden optim.json|optim_more.json]``. Prints one line per mismatch and
 ``optim: N passed, N failed``.
 
 Trajectories are compared per element within TOL (float32 updates whose rounding may differ
@@ -92,9 +92,10 @@ def run_error(snippet: str, want: dict, device: str) -> str | None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default=None)
+    ap.add_argument("--golden", default="optim.json", choices=["optim.json", "optim_more.json"])
     ns = ap.parse_args(argv)
     device = ns.device or bw.get_default_device().type
-    doc = json.loads((HERE / "optim.json").read_text())
+    doc = json.loads((HERE / ns.golden).read_text())
     passed = failed = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -112,7 +113,7 @@ def main(argv=None) -> int:
                 print(f"FAIL error {name}: {err}")
             else:
                 passed += 1
-    print(f"optim: {passed} passed, {failed} failed [device {device}]")
+    print(f"optim: {passed} passed, {failed} failed [device {device}, {ns.golden}]")
     return 1 if failed else 0
 
 

@@ -1,5 +1,6 @@
 """What tests/golden/generate_return_types.py asks real PyTorch about ``torch.return_types`` (the named tuples of
-max(dim), min(dim), median, mode, sort and topk): how they print, what they are, what their constructors refuse.
+max(dim), min(dim), median, mode, sort, topk,
+kthvalue, aminmax, cummax and cummin): how they print, what they are, what their constructors refuse.
 The format is rnn_cases.py's (read its docstring); there are no NUMERIC cases: the values come from the ops'
 own goldens."""
 from __future__ import annotations
@@ -21,6 +22,14 @@ REPRS = [
     "torch.return_types.sort([1, 'two'])",
     "str(torch.tensor([1., 2.]).min(0))",
     "[torch.tensor([2., 1.]).sort()]",
+    "torch.kthvalue(torch.tensor([[1., 3., 2.], [5., 4., 0.]]), 2)",
+    "torch.tensor([[1., 3.], [5., 4.]], requires_grad=True).kthvalue(1, 0, keepdim=True)",
+    "torch.aminmax(torch.tensor([[1., 3., 2.], [5., 4., 0.]]))",
+    "torch.tensor([[1., 3., 2.], [5., 4., 0.]], requires_grad=True).aminmax(dim=1)",
+    "torch.cummax(torch.tensor([1., 3., 2., 3., 5.]), 0)",
+    "torch.tensor([[3, 1, 2], [0, 5, -1]]).cummin(1)",
+    "torch.tensor([1., 3., 2.], requires_grad=True).cummin(0)",
+    "torch.return_types.aminmax((torch.zeros(1), torch.ones(1)))",
 ]
 
 ERRORS: list[tuple] = [
@@ -28,6 +37,8 @@ ERRORS: list[tuple] = [
     ("constructor too short", "torch.return_types.sort([1])"),
     ("field is read-only", "r = torch.tensor([1., 2.]).max(0)\nr.values = torch.zeros(())"),
     ("field cannot be deleted", "r = torch.tensor([1., 2.]).topk(1)\ndel r.indices"),
+    ("aminmax field is read-only", "r = torch.tensor([1., 2.]).aminmax()\nr.max = torch.zeros(())"),
+    ("kthvalue constructor length", "torch.return_types.kthvalue((1,))"),
 ]
 
 WARNINGS: list[tuple] = []
@@ -44,4 +55,17 @@ ATTRIBUTES = [
     ("torch.tensor([3, 1, 1]).sort()", "[type(m).__name__, isinstance(m, torch.return_types.sort)]"),
     ("torch.tensor([3., 1., 1.]).topk(2)", "[type(m).__name__, isinstance(m, torch.return_types.topk)]"),
     ("torch.tensor([3., 1., 1.]).min(0)", "[type(m).__name__, isinstance(m, torch.return_types.min)]"),
+    ("torch.tensor([3., 1., 2.]).kthvalue(2)",
+     "[type(m).__name__, isinstance(m, torch.return_types.kthvalue), m.values.item(), m.indices.item()]"),
+    ("torch.tensor([3., 1., 2.]).aminmax()",
+     "[type(m).__name__, isinstance(m, torch.return_types.aminmax), m.min.item(), m.max.item(), len(m)]"),
+    ("torch.tensor([3., 1., 2.]).cummax(0)",
+     "[type(m).__name__, isinstance(m, torch.return_types.cummax), m.indices.tolist()]"),
+    ("torch.tensor([3., 1., 2.]).cummin(0)",
+     "[type(m).__name__, isinstance(m, torch.return_types.cummin), m.values.tolist()]"),
+    ("torch.tensor([3., 1., 2.], requires_grad=True).cummax(0)",
+     "[m.values.grad_fn.name(), m.indices.requires_grad]"),
+    ("torch.tensor([3., 1., 2.], requires_grad=True).kthvalue(1)", "[m.values.grad_fn.name()]"),
+    ("torch.tensor([3., 1., 2.], requires_grad=True).aminmax()",
+     "[m.min.grad_fn.name(), m.min.grad_fn is m.max.grad_fn]"),
 ]

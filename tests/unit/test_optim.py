@@ -14,31 +14,39 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 sys.path.insert(0, str(GOLDEN))
 
 import optim_cases  # noqa: E402
+import optim_more_cases  # noqa: E402
 import replay_optim  # noqa: E402
 
 import borch_webgpu as bw  # noqa: E402
 
 DOC = json.loads((GOLDEN / "optim.json").read_text())
+# the optimizers after the first five and swa_utils: their own file, so each browser test stays small
+MORE = json.loads((GOLDEN / "optim_more.json").read_text())
 optim = bw.optim
 
 
-def test_golden_file_matches_the_cases():
-    """optim.json must be regenerated (generate_optim.py) whenever optim_cases.py changes."""
-    assert DOC["prelude"] == optim_cases.PRELUDE
-    assert [[n, s] for n, s, _ in DOC["cases"]] == [list(c) for c in optim_cases.OPTIM_SNIPPETS]
-    assert [[n, s] for n, s, _ in DOC["errors"]] == [list(c) for c in optim_cases.OPTIM_ERRORS]
+@pytest.mark.parametrize("doc,cases", [(DOC, optim_cases), (MORE, optim_more_cases)], ids=["optim", "optim_more"])
+def test_golden_file_matches_the_cases(doc, cases):
+    """optim.json / optim_more.json must be regenerated (generate_optim.py) whenever their cases change."""
+    assert doc["prelude"] == cases.PRELUDE
+    assert [[n, s] for n, s, _ in doc["cases"]] == [list(c) for c in cases.OPTIM_SNIPPETS]
+    assert [[n, s] for n, s, _ in doc["errors"]] == [list(c) for c in cases.OPTIM_ERRORS]
 
 
-@pytest.mark.parametrize("name,snippet,want", DOC["cases"], ids=[c[0] for c in DOC["cases"]])
-def test_scenario_matches_pytorch(name, snippet, want):
+def _cases(key):
+    return [pytest.param(d["prelude"], *c, id=c[0]) for d in (DOC, MORE) for c in d[key]]
+
+
+@pytest.mark.parametrize("prelude,name,snippet,want", _cases("cases"))
+def test_scenario_matches_pytorch(prelude, name, snippet, want):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        errs = replay_optim.run_case(DOC["prelude"], snippet, want, "cpu")
+        errs = replay_optim.run_case(prelude, snippet, want, "cpu")
     assert not errs, "; ".join(errs)
 
 
-@pytest.mark.parametrize("name,snippet,want", DOC["errors"], ids=[c[0] for c in DOC["errors"]])
-def test_bad_input_raises_pytorchs_exception(name, snippet, want):
+@pytest.mark.parametrize("prelude,name,snippet,want", _cases("errors"))
+def test_bad_input_raises_pytorchs_exception(prelude, name, snippet, want):
     err = replay_optim.run_error(snippet, want, "cpu")
     assert err is None, err
 
@@ -50,15 +58,19 @@ def _ours(path: str):
     return obj.__init__ if inspect.isclass(obj) else obj
 
 
-@pytest.mark.parametrize("path", list(DOC["signatures"]))
+SIGNATURES = {**DOC["signatures"], **MORE["signatures"]}
+
+
+@pytest.mark.parametrize("path", list(SIGNATURES))
 def test_signature_matches_pytorch(path):
     got = [[p.name, p.kind.name, None if p.default is p.empty else repr(p.default)]
            for p in inspect.signature(_ours(path)).parameters.values()]
-    assert got == DOC["signatures"][path]
+    assert got == SIGNATURES[path]
 
 
-def test_replay_script_on_cpu():
-    assert replay_optim.main(["--device", "cpu"]) == 0
+@pytest.mark.parametrize("golden", ["optim.json", "optim_more.json"])
+def test_replay_script_on_cpu(golden):
+    assert replay_optim.main(["--device", "cpu", "--golden", golden]) == 0
 
 
 # ---- behaviour the scenarios cannot record -------------------------------------------------------
@@ -157,7 +169,8 @@ def test_lr_scheduler_module_names():
 
 
 @pytest.mark.parametrize("module", ["", ".optimizer", ".sgd", ".adam", ".adamw", ".rmsprop", ".adagrad",
-                                    ".lr_scheduler"])
+                                    ".lr_scheduler", ".nadam", ".radam", ".adamax", ".adadelta", ".asgd", ".rprop",
+                                    ".lbfgs", ".sparse_adam", ".swa_utils"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
