@@ -102,7 +102,7 @@ function drawnPixels(m) {
     if (data[4 * (y * src.width + x)] > 20) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
   }
   if (x1 < 0) return null;
-  const inner = h >= 28 ? 20 : h;
+  const inner = h >= 28 ? Math.round(20 * h / 28) : h;   // MNIST's 20 of 28, at the model's size
   const scale = inner / Math.max(x1 - x0 + 1, y1 - y0 + 1);
   const dw = (x1 - x0 + 1) * scale, dh = (y1 - y0 + 1) * scale;
   const small = document.createElement("canvas");
