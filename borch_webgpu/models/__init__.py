@@ -19,7 +19,7 @@ Example::
     >>> [str(n) for n in models.list_models(library="borchvision")]
     ['borchvision/lenet5', 'borchvision/mnist_cnn', 'borchvision/resnet18_cifar']
     >>> [str(n) for n in models.list_models("*resnet*")]
-    ['borchvision/resnet18_cifar', 'timm/resnet18', 'timm/resnet34', 'timm/resnet50']
+    ['borchvision/resnet18_cifar', 'timm/resnet101', 'timm/resnet152', 'timm/resnet18', 'timm/resnet34', 'timm/resnet50']
     >>> [str(n) for n in models.list_models("efficientnet_b[0-2]")]
     ['timm/efficientnet_b0', 'timm/efficientnet_b1', 'timm/efficientnet_b2']
     >>> [str(n) for n in models.list_models("vit_*")]

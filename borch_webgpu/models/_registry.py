@@ -102,7 +102,7 @@ def list_models(pattern: str | None = None, library: str | None = None) -> list[
     Example::
 
         >>> from borch_webgpu import models
-        >>> models.list_models("resnet1*")
+        >>> models.list_models("resnet18*")
         [ModelName(library='borchvision', factory='resnet18_cifar'), ModelName(library='timm', factory='resnet18')]
         >>> [str(n) for n in models.list_models("mobilenet*", library="timm")]
         ['timm/mobilenetv2_100', 'timm/mobilenetv3_large_100', 'timm/mobilenetv3_small_100']

@@ -1,8 +1,9 @@
-"""The catalog's ResNets: ``borchvision/resnet18_cifar`` and ``timm/resnet18``, ``resnet34``, ``resnet50``.
+"""The catalog's ResNets: ``borchvision/resnet18_cifar`` and ``timm/resnet18``, ``resnet34``, ``resnet50``,
+``resnet101``, ``resnet152``.
 
 Both are borchvision's ResNet (``vision.models.resnet``: torchvision's blocks and stages) with timm's
 model surface added: ``forward_features``, ``forward_head(x, pre_logits=False)``,
-``get_classifier``, ``reset_classifier``, ``feature_info``, ``pretrained_cfg``. timm's ResNet-18/34/50
+``get_classifier``, ``reset_classifier``, ``feature_info``, ``pretrained_cfg``. timm's ResNet-18/34/50/101/152
 have torchvision's parameters key for key and in the same order (timm kept the names for weight
 compatibility), so a state dict saved from timm loads with ``strict=True``. The timm models also
 take timm's top-level module names (``act1``, ``global_pool``); inside the blocks the activation
@@ -16,7 +17,8 @@ from ..vision.models import resnet as _tv
 from ._layers import SelectAdaptivePool2d, create_classifier, reset_head
 from ._registry import register_model
 
-__all__ = ["CatalogResNet", "TimmResNet", "resnet18_cifar", "resnet18", "resnet34", "resnet50"]
+__all__ = ["CatalogResNet", "TimmResNet", "resnet18_cifar", "resnet18", "resnet34", "resnet50", "resnet101",
+           "resnet152"]
 
 
 class CatalogResNet(_tv.ResNet):
@@ -146,6 +148,7 @@ _CIFAR_CFG = {"architecture": "resnet18_cifar", "input_size": (3, 32, 32), "fixe
               "interpolation": "bilinear", "crop_pct": 1.0, "crop_mode": "center", "mean": CIFAR10_MEAN,
               "std": CIFAR10_STD, "pool_size": (4, 4), "first_conv": "conv1", "classifier": "fc"}
 _R18, _R34, _R50 = _timm_cfg("resnet18", "a1_in1k"), _timm_cfg("resnet34", "a1_in1k"), _timm_cfg("resnet50", "a1_in1k")
+_R101, _R152 = _timm_cfg("resnet101", "a1h_in1k"), _timm_cfg("resnet152", "a1h_in1k")
 
 
 @register_model("borchvision", pretrained_cfg=_CIFAR_CFG)
@@ -171,3 +174,15 @@ def resnet34(*, num_classes: int, in_chans: int) -> TimmResNet:
 def resnet50(*, num_classes: int, in_chans: int) -> TimmResNet:
     """timm's ResNet-50 (Bottleneck, [3, 4, 6, 3])."""
     return TimmResNet(_tv.Bottleneck, [3, 4, 6, 3], num_classes=num_classes, in_chans=in_chans, pretrained_cfg=_R50)
+
+
+@register_model("timm", pretrained_cfg=_R101, timm_defaults=TIMM_RESNET_DEFAULTS)
+def resnet101(*, num_classes: int, in_chans: int) -> TimmResNet:
+    """timm's ResNet-101 (Bottleneck, [3, 4, 23, 3])."""
+    return TimmResNet(_tv.Bottleneck, [3, 4, 23, 3], num_classes=num_classes, in_chans=in_chans, pretrained_cfg=_R101)
+
+
+@register_model("timm", pretrained_cfg=_R152, timm_defaults=TIMM_RESNET_DEFAULTS)
+def resnet152(*, num_classes: int, in_chans: int) -> TimmResNet:
+    """timm's ResNet-152 (Bottleneck, [3, 8, 36, 3])."""
+    return TimmResNet(_tv.Bottleneck, [3, 8, 36, 3], num_classes=num_classes, in_chans=in_chans, pretrained_cfg=_R152)

@@ -59,7 +59,8 @@ def _factories():
 
 def models_page(site_dir: Path) -> str:
     import borch_webgpu
-    from _models_hub import catalog_section, hub_section, load_manifests
+    from _models_catalog import catalog_section
+    from _models_hub import hub_section, load_manifests
     from borch_webgpu.vision import models
 
     rows, details = [], []

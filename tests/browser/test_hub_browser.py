@@ -96,3 +96,16 @@ def test_verified_load_in_chromium_from_our_origin(browser, tmp_path):
 
 def test_small_catalog_models_match_pytorch_on_webgpu(replay_on_webgpu):
     replay_on_webgpu("replay_small_models.py", "small models")
+
+
+def test_published_timm_model_verifies_on_webgpu(browser):
+    """timm/mobilenetv3_small_100 trained by us (train_hub_models.py): hub.load on WebGPU reproduces
+    PyTorch's logits on the manifest's eight 56x56 test images before it returns the model."""
+    browser.sess.site.files.update({f"hub/{p.name}": p for p in WEB_HUB.iterdir()})
+    code, out, err = browser.run("import json\nfrom borch_webgpu import hub\n"
+                                 "v = hub.load('/hub/mobilenetv3_small_100-mnist.json', progress=False).hub_verified\n"
+                                 "print('RESULT ' + json.dumps([v.device, v.sample_error, v.bytes]))\n", timeout_s=300)
+    assert code == 0, out[-3000:] + err[-3000:]
+    device, error, size = json.loads(next(line for line in out.splitlines() if line.startswith("RESULT "))[7:])
+    m = json.loads((WEB_HUB / "mobilenetv3_small_100-mnist.json").read_text())
+    assert device == "webgpu:0" and error <= 2e-5 and size == m["weights"]["bytes"], (device, error, size)

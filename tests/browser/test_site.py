@@ -284,6 +284,39 @@ def test_models_page_downloads_verifies_and_predicts(site, artifacts):
     page.close()
 
 
+def test_models_page_catalog_parity_and_build_and_run(site, artifacts, summary_line):
+    """The catalog table: each name's parity on cpu and WebGPU (from the committed records), and its
+    "build and run" button building the architecture in the page's worker at a small resolution."""
+    context, base, log = site
+    page = context.new_page()
+    page.on("pageerror", lambda e: log["errors"].append(str(e)))
+    page.goto(base + "models/#catalog")
+    page.wait_for_function("() => window.borchModels && window.borchModels.ready", timeout=120_000)
+    from borch_webgpu import models
+    rows = page.locator("#catalog-table tbody tr")
+    assert rows.count() == len(models.list_models())
+    assert page.locator('#catalog-table tr[data-cpu="pass"]').count() == rows.count()
+    records = json.loads((Path(__file__).resolve().parents[1] / "golden" / "catalog_parity.json").read_text())["records"]
+    on_webgpu = [str(n) for n in models.list_models() if str(n) in records["webgpu"]]
+    assert page.locator('#catalog-table tr[data-webgpu="pass"]').count() == len(on_webgpu) >= 17
+    built = []
+    for name, out, side in (("timm/resnet18", [1, 1000], 64), ("borchvision/mnist_cnn", [1, 10], 28)):
+        row = page.locator(f'tr[id="catalog-{name}"]')
+        row.locator("button.build-run").click()
+        page.wait_for_function("(n) => window.borchModels.builds.length >= n", arg=len(built) + 1, timeout=180_000)
+        b = page.evaluate("() => window.borchModels.builds.at(-1)")
+        assert b.get("name") == name and b.get("output") == out and b["finite"], b
+        gpu = page.evaluate("() => window.borchModels.gpu")
+        assert b["device"] == ("webgpu:0" if gpu else "cpu") and b["input"][-1] == side, b
+        assert (b["pipelines"] > 0) if gpu else b["pipelines"] is None, b
+        assert f"output {' x '.join(map(str, out))}" in row.locator(".build-out").inner_text()
+        built.append(f"{name} built {b['build_s']:.2f} s, forward {b['forward_s']:.2f} s, {b['pipelines']} pipelines")
+    summary_line("models page build and run: " + "; ".join(built))
+    page.locator("#catalog-table").screenshot(path=str(artifacts / "models-catalog.png"))
+    assert not log["errors"], log["errors"]
+    page.close()
+
+
 def test_site_requests_stay_on_origin(site):
     """Runs last: every page above (and the worker) is in the log."""
     context, base, log = site

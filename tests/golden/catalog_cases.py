@@ -32,6 +32,12 @@ CASES = [
      "args": {"num_classes": 1000, "in_chans": 3}, "input": [1, 3, 32, 32], "seed": 5000},
     {"id": "timm/resnet50", "library": "timm", "factory": "resnet50",
      "args": {"num_classes": 1000, "in_chans": 3}, "input": [1, 3, 32, 32], "seed": 6000},
+    # ResNet-101 / -152: resnet50's Bottleneck code with deeper third stages (23 and 36 blocks); on a
+    # software WebGPU adapter the cost is in their 44M / 60M weights, not the 32x32 input
+    {"id": "timm/resnet101", "library": "timm", "factory": "resnet101",
+     "args": {"num_classes": 1000, "in_chans": 3}, "input": [1, 3, 32, 32], "seed": 6100, "features": [1, 4]},
+    {"id": "timm/resnet152", "library": "timm", "factory": "resnet152",
+     "args": {"num_classes": 1000, "in_chans": 3}, "input": [1, 3, 32, 32], "seed": 6200},
     # the ViTs at their own resolution (224: 196 patches and the class token); ``features_module`` names
     # the module whose output is forward_features' (the final norm); their browser test is the "vit"
     # ``browser_group``. ``features`` None is timm's ViT default, the last three blocks (ViT-Base skips

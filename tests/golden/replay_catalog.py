@@ -216,11 +216,15 @@ def _selected(spec: dict, device: str, ids, group) -> bool:
     return device == "cpu" or runs_on_webgpu(spec)
 
 
-def report(label: str, spec: dict, bad: list[str], m: dict, device: str) -> bool:
+def report(label: str, spec: dict, bad: list[str], m: dict, device: str, record: bool = False) -> bool:
     """Print a case's failures and its line (error, times, and on WebGPU the pipelines it created and,
-    where counted, the kernels its forward used); True when it passed."""
+    where counted, the kernels its forward used); True when it passed. ``record``: also one line
+    ``catalog record {json}`` with the same figures, which record_parity.py collects."""
     for b in bad:
         print("FAIL", b)
+    if record:
+        print("catalog record " + json.dumps({"id": spec["id"], "device": device, "passed": not bad,
+                                              "failures": len(bad), **m}))
     if m:
         pipes = "" if m["pipelines"] is None else f", {m['pipelines']} pipelines created"
         if m.get("kernels") is not None:
@@ -237,6 +241,7 @@ def main(argv=None) -> int:
     ap.add_argument("--no-transforms", action="store_true")
     ap.add_argument("--group", default=None, help="only the cases of this browser group (base, convnets, vit; "
                     "cases without one are 'base', which also runs the transforms)")
+    ap.add_argument("--record", action="store_true", help="also print a 'catalog record {json}' line per case")
     ap.add_argument("ids", nargs="*")
     ns = ap.parse_args(argv)
     device = ns.device or bw.get_default_device().type
@@ -246,7 +251,7 @@ def main(argv=None) -> int:
         assert spec["id"] == want["id"], "catalog.json is stale: rerun generate_catalog.py"
         if not _selected(spec, device, ns.ids, ns.group):
             continue
-        ok = report("catalog case", spec, *check_model(spec, want, device), device)
+        ok = report("catalog case", spec, *check_model(spec, want, device), device, ns.record)
         failed, passed = failed + (not ok), passed + ok
     if not ns.no_transforms and not ns.ids and ns.group in (None, "base"):
         bad = check_transforms(golden, device)

@@ -14,12 +14,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import numpy as np  # noqa: E402
+
 import borch_webgpu as bw  # noqa: E402
 from borch_webgpu import models  # noqa: E402
 
 from catalog_cases import check_summary, relative_error, state_dict_values  # noqa: E402
 from golden_io import decode  # noqa: E402
-from replay_catalog import DTYPE, FLOOR_FACTOR, MIN_TOL, _pipelines, _state_dict, report  # noqa: E402
+from replay_catalog import DTYPE, FLOOR_FACTOR, MIN_TOL, _KernelsUsed, _pipelines, _state_dict, report  # noqa: E402
 from small_models_cases import CASES, case_input  # noqa: E402
 
 
@@ -41,7 +43,7 @@ def check_model(spec: dict, want: dict, device: str) -> tuple[list[str], dict]:
     built = time.perf_counter() - t0
     x = bw.from_numpy(case_input(spec)).to(device)
     t1 = time.perf_counter()
-    with bw.no_grad():
+    with bw.no_grad(), _KernelsUsed(device) as used:
         feats = model.forward_features(x)
         logits = model.forward_head(feats).cpu().numpy()
         pre = model.forward_head(feats, pre_logits=True)
@@ -49,7 +51,9 @@ def check_model(spec: dict, want: dict, device: str) -> tuple[list[str], dict]:
     ran = time.perf_counter() - t1
     bad = []
     tol = max(MIN_TOL[device], FLOOR_FACTOR * want["float64_floor"])
-    err = relative_error(logits, decode(want["logits"]))
+    want_logits = decode(want["logits"])
+    err = relative_error(logits, want_logits)
+    max_abs = float(np.abs(logits - want_logits).max()) if logits.shape == want_logits.shape else float("inf")
     if not err <= tol:
         bad.append(f"{where}: logits relative error {err:.2e} > {tol:.1e}")
     if not relative_error(whole, logits) <= tol:
@@ -74,19 +78,21 @@ def check_model(spec: dict, want: dict, device: str) -> tuple[list[str], dict]:
             bad.append(f"{where} features_only map {i}: {got.shape[1]} channels, feature_info says "
                        f"{fm.feature_info.channels()[i]}")
     pipes = None if p0 is None else _pipelines(device) - p0
-    return bad, {"err": err, "tol": tol, "build_s": built, "forward_s": ran, "pipelines": pipes}
+    return bad, {"err": err, "max_abs": max_abs, "tol": tol, "build_s": built, "forward_s": ran, "pipelines": pipes,
+                 "kernels": None if used.keys is None else len(used.keys)}
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default=None)
+    ap.add_argument("--record", action="store_true", help="also print a 'catalog record {json}' line per case")
     ns = ap.parse_args(argv)
     device = ns.device or bw.get_default_device().type
     golden = load()
     passed = failed = 0
     for spec, want in zip(CASES, golden["cases"]):
         assert spec["id"] == want["id"], "small_models.json is stale: rerun generate_small_models.py"
-        ok = report("small models case", spec, *check_model(spec, want, device), device)
+        ok = report("small models case", spec, *check_model(spec, want, device), device, ns.record)
         failed, passed = failed + (not ok), passed + ok
     print(f"small models: {passed} passed, {failed} failed [device {device}]")
     return 1 if failed else 0

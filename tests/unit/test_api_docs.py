@@ -247,9 +247,17 @@ def test_models_and_vision_pages(tmp_path):
     _step("11_models_vision").build(tmp_path)
     page = (tmp_path / "models" / "index.html").read_text()
     from borch_webgpu import models as catalog
-    for name in catalog.list_models():      # the catalog, from the code, with its parameter counts
-        m = re.search(rf'<tr id="catalog-{name}" data-params="(\d+)">', page)
+    import _models_catalog   # the step put scripts/site on sys.path
+    records, cases = _models_catalog.load_parity()
+    for name in catalog.list_models():      # the catalog, from the code, with its parameter counts and parity
+        m = re.search(rf'<tr id="catalog-{name}" data-params="(\d+)" data-cpu="(\w+)" data-webgpu="(\w+)">', page)
         assert m, name
+        assert m.group(2) == "pass" and m.group(3) == ("pass" if str(name) in records["webgpu"] else "none"), name
+        row = page[m.start():page.index("</tr>", m.start())]
+        for dev in ("cpu", "webgpu"):
+            if str(name) in records[dev]:
+                assert f'{records[dev][str(name)]["err"]:.1e}' in row, (name, dev)
+        assert f'data-name="{name}"' in row and "Build and run" in row
         if name.library == "timm":   # timm's documented defaults (the ViTs' img_size too)
             args = catalog._registry.entry(*name).timm_defaults
         else:

@@ -104,8 +104,10 @@ def test_fetch_weights_and_progress_callback(pub):
 
 
 def test_published_weights_total_size_stays_small():
-    total = sum(p.stat().st_size for p in WEB_HUB.iterdir())
-    assert len(PUBLISHED) >= 3 and total < 6_000_000, total
+    sizes = {p.name: p.stat().st_size for p in WEB_HUB.iterdir()}
+    # the largest, timm/mobilenetv3_small_100 with 10 classes: 1.53M float32 parameters
+    assert max(sizes.values()) < 6_500_000, sizes
+    assert len(PUBLISHED) >= 4 and sum(sizes.values()) < 8_000_000, sizes
 
 
 # ---- bad downloads: each its own exception, nothing cached ------------------------------------------------

@@ -36,6 +36,8 @@ FROZEN = {
     "timm/resnet18": (("num_classes", "in_chans"), "fee7203e93debf04"),
     "timm/resnet34": (("num_classes", "in_chans"), "a2e3226e9c7a7040"),
     "timm/resnet50": (("num_classes", "in_chans"), "bdfc9e52351bbbb6"),
+    "timm/resnet101": (("num_classes", "in_chans"), "50471718b6549fef"),
+    "timm/resnet152": (("num_classes", "in_chans"), "272912faf36246db"),
     "timm/mobilenetv2_100": (("num_classes", "in_chans"), "d6104fe8efd25119"),
     "timm/mobilenetv3_large_100": (("num_classes", "in_chans"), "8786ff25a6c5f16e"),
     "timm/mobilenetv3_small_100": (("num_classes", "in_chans"), "25fb818d4094de60"),
@@ -112,7 +114,7 @@ def test_list_models_patterns_and_records():
     names = models.list_models()
     assert names == sorted(names) and all(isinstance(n, models.ModelName) for n in names)
     assert models.list_models("resnet5*") == [models.ModelName("timm", "resnet50")]
-    assert models.list_models("timm/resnet1*") == [("timm", "resnet18")]
+    assert models.list_models("timm/resnet1*") == [("timm", "resnet101"), ("timm", "resnet152"), ("timm", "resnet18")]
     assert models.list_models(library="borchvision") == [("borchvision", "lenet5"), ("borchvision", "mnist_cnn"),
                                                          ("borchvision", "resnet18_cifar")]
     assert models.list_models("*", library="nope") == []

@@ -1,7 +1,9 @@
 // The models page's hub widget: Python in a worker (client.mjs) runs borch_webgpu.hub.load on the chosen
 // manifest with a progress callback, shows what was verified (or which check refused the file), then
-// classifies a digit drawn on the canvas or one of the manifest's own test images, on webgpu or cpu.
+// classifies a digit drawn on the canvas or one of the manifest's own test images, on webgpu or cpu. The
+// catalog table's "build and run" buttons (models_build.mjs) share the worker.
 import { PyWorker } from "./client.mjs";
+import { setupBuild } from "./models_build.mjs";
 
 const $ = (id) => document.getElementById(id);
 const status = (text) => { $("hub-status").textContent = text; };
@@ -54,10 +56,10 @@ with torch.no_grad():
 print("HUB_PRED " + json.dumps(p))
 `;
 
-async function run(code) {
+async function run(code, ns = "models") {
   const worker = await python();
   state.lines = [];
-  const { exitCode } = await worker.cell(code, "hub", "models");
+  const { exitCode } = await worker.cell(code, ns, ns);
   return { exitCode, lines: state.lines };
 }
 const tagged = (lines, tag) => {
@@ -100,7 +102,7 @@ function drawnPixels(m) {
     if (data[4 * (y * src.width + x)] > 20) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
   }
   if (x1 < 0) return null;
-  const inner = h >= 28 ? 20 : h;
+  const inner = h >= 28 ? Math.round(20 * h / 28) : h;   // MNIST's 20 of 28, at the model's size
   const scale = inner / Math.max(x1 - x0 + 1, y1 - y0 + 1);
   const dw = (x1 - x0 + 1) * scale, dh = (y1 - y0 + 1) * scale;
   const small = document.createElement("canvas");
@@ -194,6 +196,7 @@ function setupCanvas() {
 }
 
 setupCanvas();
+setupBuild({ run, tagged, state });
 $("hub-load").onclick = load;
 state.ready = true;
 $("hub-load").disabled = false;
