@@ -237,3 +237,152 @@ def _triplet_distance():
     out.append(case("_module", "nn.TripletMarginWithDistanceLoss(distance_function=nn.CosineSimilarity(), "
                     "margin=0.5)", u((3, 4)), u((3, 4)), u((3, 4)), id="grad module cosine distance", grad=True))
     return out
+
+
+@golden("lp_pool1d")
+def _lp_pool1d():
+    c = F + "lp_pool1d"
+    pos = lambda s: uniform(s, 0.2, 2.0)  # noqa: E731 - fractional powers of negatives are NaN, as in PyTorch
+    out = [case(c, u((2, 3, 8)), 2, 3, id="grad p=2 k3", grad=True),
+           case(c, pos((2, 3, 9)), 1.5, 3, 2, id="grad p=1.5 stride 2", grad=True),
+           case(c, pos((1, 2, 10)), 3, 4, None, True, id="grad p=3 ceil_mode", grad=True),
+           case(c, u((2, 7)), float("inf"), 2, id="p=inf unbatched"),
+           case(c, u((2, 3, 8)), 1, 2, id="p=1 (signed sum)"),
+           case("_module", "nn.LPPool1d(2, 3, stride=1)", u((2, 3, 6)), id="grad module", grad=True)]
+    return out
+
+
+@golden("lp_pool2d")
+def _lp_pool2d():
+    c = F + "lp_pool2d"
+    pos = lambda s: uniform(s, 0.2, 2.0)  # noqa: E731
+    out = [case(c, u((2, 3, 6, 6)), 2, 2, id="grad p=2 k2", grad=True),
+           case(c, pos((1, 2, 7, 5)), 1.5, (3, 2), (2, 1), id="grad p=1.5 rectangular", grad=True),
+           case(c, pos((1, 2, 7, 7)), 4, 3, None, True, id="grad p=4 ceil_mode", grad=True),
+           case(c, u((2, 6, 6)), float("inf"), 3, id="p=inf unbatched"),
+           case("_module", "nn.LPPool2d(2, (2, 3))", u((2, 2, 4, 6)), id="grad module", grad=True)]
+    return out
+
+
+@golden("local_response_norm")
+def _local_response_norm():
+    c = F + "local_response_norm"
+    out = [case(c, u((2, 5, 4)), 3, id="grad 3-D size 3", grad=True),
+           case(c, u((2, 6, 3, 3)), 2, alpha=0.1, beta=0.5, k=2.0, id="grad 4-D size 2", grad=True),
+           case(c, u((1, 4, 2, 3, 2)), 5, alpha=1.0, id="grad 5-D size 5", grad=True),
+           case(c, u((0, 3, 4)), 2, id="empty"),
+           case(c, u((3, 4)), 2, id="error: 2-D input"),
+           case("_module", "nn.LocalResponseNorm(3, alpha=0.5, beta=1.0, k=1.5)", u((2, 4, 3, 3)), id="grad module",
+                grad=True),
+           # nn.Softmax2d: a softmax over the channels of each location
+           case("_module", "nn.Softmax2d()", u((2, 3, 4, 4)), id="grad module Softmax2d", grad=True),
+           case("_module", "nn.Softmax2d()", u((3, 2, 2)), id="module Softmax2d 3-D"),
+           case("_module", "nn.Softmax2d()", u((3, 2)), id="error: module Softmax2d 2-D")]
+    return out
+
+
+@golden("gumbel_softmax")
+def _gumbel_softmax():
+    # random: the goldens hold shapes and dtypes (tests/unit/test_nn_more.py checks the distribution)
+    c = F + "gumbel_softmax"
+    return [case(c, u((3, 5)), id="soft", random=True),
+            case(c, u((2, 3, 4)), tau=0.5, hard=True, dim=1, id="hard dim=1", random=True)]
+
+
+@golden("unfold")
+def _unfold():
+    c = F + "unfold"
+    out = [case(c, u((2, 3, 4, 5)), 2, id="grad k2", grad=True),
+           case(c, u((1, 2, 6, 7)), (3, 2), dilation=(1, 2), padding=1, stride=(2, 1), id="grad all options",
+                grad=True),
+           case(c, u((3, 5, 5)), 3, padding=2, stride=2, id="grad unbatched padding > kernel / 2", grad=True),
+           case(c, V(u((2, 5, 4, 3)), ("permute", 0, 3, 2, 1)), 2, id="grad permuted input", grad=True),
+           case(c, u((0, 3, 4, 5)), 2, id="empty batch"),
+           case(c, u((4, 5)), 2, id="error: 2-D input"),
+           case(c, u((1, 2, 3, 4, 5)), 2, id="error: 5-D input"),
+           case(c, u((2, 0, 4, 5)), 2, id="error: no channels"),
+           case(c, u((2, 3, 4, 5)), 0, id="error: kernel 0"),
+           case(c, u((2, 3, 4, 5)), 2, dilation=0, id="error: dilation 0"),
+           case(c, u((2, 3, 4, 5)), 2, padding=-1, id="error: negative padding"),
+           case(c, u((2, 3, 4, 5)), 2, stride=0, id="error: stride 0"),
+           case(c, u((2, 3, 4, 5)), 6, id="error: kernel larger than input"),
+           case(c, ints((2, 3, 4, 5)), 2, id="error: int64 input"),
+           case("_module", "nn.Unfold((2, 3), padding=1, stride=2)", u((2, 2, 5, 6)), id="grad module", grad=True)]
+    return out
+
+
+@golden("fold")
+def _fold():
+    c = F + "fold"
+    out = [case(c, u((2, 12, 12)), (4, 5), 2, id="grad k2", grad=True),
+           case(c, u((12, 12)), (4, 5), 2, id="grad unbatched", grad=True),
+           case(c, u((1, 12, 21)), (6, 7), (3, 2), dilation=(1, 2), padding=1, stride=(2, 1), id="grad all options",
+                grad=True),
+           case(c, u((2, 18, 9)), (5, 5), 3, padding=1, stride=2, id="grad strided overlaps", grad=True),
+           case(c, u((2, 13, 12)), (4, 5), 2, id="error: channels not divisible"),
+           case(c, u((2, 12, 11)), (4, 5), 2, id="error: block count"),
+           case(c, u((2, 12, 11, 1)), (4, 5), 2, id="error: 4-D input"),
+           case(c, u((2, 12, 0)), (4, 5), 2, id="error: no blocks"),
+           case(c, u((2, 12, 12)), (1, 1), 2, id="error: output smaller than the kernel"),
+           case(c, u((2, 12, 12)), (4, 5), 0, id="error: kernel 0"),
+           case(c, u((2, 12, 12)), (4, 5), 2, padding=-1, id="error: negative padding"),
+           case(c, u((2, 12, 12)), (4, 5), 2, stride=0, id="error: stride 0"),
+           case(c, u((2, 12, 12)), (4, 5), 2, dilation=0, id="error: dilation 0"),
+           case(c, ints((2, 12, 12)), (4, 5), 2, id="error: int64 input"),
+           case("_module", "nn.Fold((5, 6), (2, 3), padding=1, stride=2)", u((2, 12, 9)), id="grad module",
+                grad=True)]
+    return out
+
+
+@golden("embedding_bag")
+def _embedding_bag():
+    c = F + "embedding_bag"
+    idx = np.array([1, 2, 4, 5, 4, 3, 2, 9], np.int64)
+    offs = np.array([0, 4], np.int64)
+    out = [case(c, idx, u((10, 3)), offs, mode=m, id=f"grad {m}", grad=True) for m in ("sum", "mean", "max")]
+    out += [case(c, ints((3, 4), 0, 7), u((8, 5)), mode=m, id=f"grad 2-D input {m}", grad=True)
+            for m in ("sum", "mean", "max")]
+    out.append(case(c, idx, u((10, 3)), np.array([0, 3, 3, 8], np.int64), mode="mean", id="grad empty bags",
+                    grad=True))
+    out.append(case(c, idx, u((10, 3)), np.array([0, 4, 6], np.int64), mode="sum", include_last_offset=True,
+                    id="grad include_last_offset", grad=True))
+    out.append(case(c, idx, u((10, 3)), offs, mode="sum", per_sample_weights=u((8,)), id="per_sample_weights"))
+    out.append(case(c, idx, u((10, 3)), offs, None, 2, False, "sum", False, u((8,)), id="grad per_sample_weights",
+                    grad=True))
+    out.append(case(c, idx, u((10, 3)), offs, mode="mean", padding_idx=4, id="grad padding_idx mean", grad=True))
+    out.append(case(c, idx, u((10, 3)), offs, mode="max", padding_idx=-1, id="grad padding_idx -1 max", grad=True))
+    out.append(case(c, np.array([4, 4, 1, 4], np.int64), u((6, 2)), np.array([0, 2], np.int64), mode="sum",
+                    scale_grad_by_freq=True, id="grad scale_grad_by_freq", grad=True))
+    out.append(case(c, idx, u((10, 3)) * 3, offs, max_norm=1.0, id="max_norm"))
+    out.append(case(c, idx.astype(np.int32), u((10, 3)), offs.astype(np.int32), id="int32 indices"))
+    out.append(case(c, np.zeros(0, np.int64), u((10, 3)), np.array([0, 0], np.int64), id="empty input"))
+    bad = [("offsets[0] not 0", idx, np.array([1, 4], np.int64), {}),
+           ("offsets past the end", idx, np.array([0, 4, 9], np.int64), {}),
+           ("offsets decreasing", idx, np.array([0, 5, 4], np.int64), {}),
+           ("index too large", np.array([1, 2, 10], np.int64), np.array([0], np.int64), {}),
+           ("negative index", np.array([1, -1, 2], np.int64), np.array([0], np.int64), {}),
+           ("2-D input with offsets", ints((2, 2), 0, 5), offs, {}),
+           ("offsets 2-D", idx, np.array([[0]], np.int64), {}),
+           ("mode", idx, offs, {"mode": "min"}),
+           ("per_sample_weights with mean", idx, offs, {"per_sample_weights": np.ones(8, np.float32)}),
+           ("per_sample_weights shape", idx, offs, {"mode": "sum", "per_sample_weights": np.ones(3, np.float32)}),
+           ("max with scale_grad_by_freq", idx, offs, {"mode": "max", "scale_grad_by_freq": True}),
+           ("padding_idx too large", idx, offs, {"padding_idx": 10}),
+           ("padding_idx too small", idx, offs, {"padding_idx": -11}),
+           ("float indices", idx.astype(np.float32), offs, {})]
+    out += [case(c, i, u((10, 3)), o, id=f"error: {name}", **kw) for name, i, o, kw in bad]
+    out.append(case(c, idx, u((10,)), offs, id="error: 1-D weight"))
+    out.append(case(c, np.array([[[1]]], np.int64), u((10, 3)), id="error: 3-D input"))
+    out.append(case(c, idx, u((10, 3)), id="error: 1-D input without offsets"))
+    out.append(case("_module", "nn.EmbeddingBag.from_pretrained(torch.linspace(-1, 1, 12).reshape(4, 3), "
+                    "freeze=False, mode='max')", np.array([0, 3, 2, 1, 1], np.int64), np.array([0, 2], np.int64),
+                    id="module from_pretrained max"))
+    return out
+
+
+# the ops of this file, replayed on WebGPU by tests/browser/test_nn_more_webgpu.py
+OPS = ("normalize", "cosine_similarity", "pairwise_distance", "poisson_nll_loss", "gaussian_nll_loss",
+       "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
+       "multilabel_margin_loss", "multi_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
+       "triplet_margin_with_distance_loss", "lp_pool1d", "lp_pool2d", "local_response_norm", "gumbel_softmax",
+       "unfold", "fold", "embedding_bag")
