@@ -380,9 +380,63 @@ def _embedding_bag():
     return out
 
 
+def _theta(n, d=2):
+    """Affine matrices near the identity (n, d, d + 1)."""
+    return (np.eye(d, d + 1, dtype=np.float32) + uniform((n, d, d + 1), -0.4, 0.4)).astype(np.float32)
+
+
+@golden("affine_grid")
+def _affine_grid():
+    c = F + "affine_grid"
+    out = [case(c, _theta(2), (2, 3, 4, 5), align_corners=a, id=f"grad 2-D align_corners={a}", grad=True)
+           for a in (False, True)]
+    out += [case(c, _theta(2, 3), (2, 1, 3, 4, 2), align_corners=a, id=f"grad 3-D align_corners={a}", grad=True)
+            for a in (False, True)]
+    out.append(case(c, _theta(1), (1, 1, 1, 3), align_corners=False, id="unit height"))
+    out.append(case(c, _theta(1), (1, 1, 1, 3), align_corners=True, id="unit height align_corners (warns)"))
+    out.append(case(c, _theta(2), (2, 3, 4, 5), id="default align_corners (warns)"))
+    out.append(case(c, ints((2, 2, 3), 0, 1), (2, 3, 4, 5), align_corners=False, id="error: int64 theta"))
+    out.append(case(c, _theta(2, 3)[:, :, :3], (2, 3, 4, 5), align_corners=False, id="error: 3x3 theta for 4-D"))
+    out.append(case(c, _theta(2), (2, 3, 4, 5, 6), align_corners=False, id="error: 2x3 theta for 5-D"))
+    out.append(case(c, _theta(2), (2, 3, 4), align_corners=False, id="error: 3-D size"))
+    out.append(case(c, _theta(2), (2, 3, 0, 5), align_corners=False, id="error: empty size"))
+    out.append(case(c, _theta(2), (3, 3, 4, 5), align_corners=False, id="error: batch size"))
+    return out
+
+
+@golden("grid_sample")
+def _grid_sample():
+    c = F + "grid_sample"
+    out = []
+    for mode in ("bilinear", "nearest"):
+        for pad in ("zeros", "border", "reflection"):
+            for a in (False, True):
+                # grid points beyond [-1, 1] exercise the padding; none on a pixel edge (ties, kinks)
+                out.append(case(c, u((2, 3, 4, 5)), u((2, 3, 6, 2), -1.3, 1.3), mode=mode, padding_mode=pad,
+                                align_corners=a, id=f"grad {mode} {pad} align_corners={a}", grad=True))
+    out.append(case(c, u((1, 2, 3, 4, 5)), u((1, 2, 3, 2, 3), -1.2, 1.2), align_corners=False,
+                    id="grad 3-D trilinear", grad=True))
+    out.append(case(c, u((1, 2, 3, 4, 5)), u((1, 2, 2, 2, 3), -1.2, 1.2), mode="nearest",
+                    padding_mode="reflection", align_corners=True, id="grad 3-D nearest reflection", grad=True))
+    out.append(case(c, u((2, 3, 4, 5)), u((2, 3, 6, 2), -1, 1), id="default align_corners (warns)"))
+    out.append(case(c, V(u((2, 5, 4, 3)), ("permute", 0, 3, 2, 1)), u((2, 2, 2, 2), -1, 1), align_corners=False,
+                    id="grad permuted input", grad=True))
+    out.append(case(c, u((1, 1, 1, 1)), u((1, 2, 2, 2), -1, 1), padding_mode="reflection", align_corners=True,
+                    id="one pixel reflection align_corners"))
+    bad = [("batch size", u((2, 3, 4, 5)), u((3, 6, 7, 2)), {}), ("grid last dim", u((2, 3, 4, 5)), u((2, 6, 7, 3)), {}),
+           ("grid rank", u((2, 3, 4, 5)), u((2, 6, 7, 1, 2)), {}), ("3-D input", u((2, 3, 4)), u((2, 6, 1)), {}),
+           ("mode", u((2, 3, 4, 5)), u((2, 6, 7, 2)), {"mode": "linear"}),
+           ("padding_mode", u((2, 3, 4, 5)), u((2, 6, 7, 2)), {"padding_mode": "wrap"}),
+           ("bicubic 3-D", u((2, 3, 4, 5, 6)), u((2, 6, 7, 2, 3)), {"mode": "bicubic"}),
+           ("empty spatial dim", u((2, 3, 0, 5)), u((2, 6, 7, 2)), {}),
+           ("int64 input", ints((2, 3, 4, 5)), u((2, 6, 7, 2)), {})]
+    out += [case(c, x, g, id=f"error: {name}", align_corners=False, **kw) for name, x, g, kw in bad]
+    return out
+
+
 # the ops of this file, replayed on WebGPU by tests/browser/test_nn_more_webgpu.py
 OPS = ("normalize", "cosine_similarity", "pairwise_distance", "poisson_nll_loss", "gaussian_nll_loss",
        "margin_ranking_loss", "hinge_embedding_loss", "soft_margin_loss", "multilabel_soft_margin_loss",
        "multilabel_margin_loss", "multi_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
        "triplet_margin_with_distance_loss", "lp_pool1d", "lp_pool2d", "local_response_norm", "gumbel_softmax",
-       "unfold", "fold", "embedding_bag")
+       "unfold", "fold", "embedding_bag", "affine_grid", "grid_sample")
