@@ -18,6 +18,7 @@ REPRS = [
     "nn.Fold(4, (2, 3), stride=2)",
     "nn.EmbeddingBag(10, 3)", "nn.EmbeddingBag(10, 3, mode='sum', padding_idx=-1, max_norm=1.0, norm_type=1.0)",
     "nn.EmbeddingBag(5, 2, scale_grad_by_freq=True, mode='max', include_last_offset=True)",
+    "nn.CTCLoss()", "nn.CTCLoss(blank=3, reduction='sum', zero_infinity=True)",
     # nn.init.dirac_ is deterministic: its values are compared through the printed tensor
     "nn.init.dirac_(torch.empty(4, 2, 3))", "nn.init.dirac_(torch.empty(2, 3, 3, 3))",
     "nn.init.dirac_(torch.empty(6, 2, 3, 2), groups=2)", "nn.init.dirac_(torch.empty(2, 2, 1, 3, 3))",
