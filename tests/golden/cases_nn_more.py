@@ -245,4 +245,5 @@ OPS = ("normalize", "cosine_similarity", "pairwise_distance", "poisson_nll_loss"
        "multilabel_margin_loss", "multi_margin_loss", "cosine_embedding_loss", "triplet_margin_loss",
        "triplet_margin_with_distance_loss")
 
-import cases_nn_more_layers  # noqa: E402,F401 - the layers' cases register themselves
+import cases_nn_3d  # noqa: E402,F401 - these files' cases register themselves
+import cases_nn_more_layers  # noqa: E402,F401

@@ -19,6 +19,9 @@ REPRS = [
     "nn.EmbeddingBag(10, 3)", "nn.EmbeddingBag(10, 3, mode='sum', padding_idx=-1, max_norm=1.0, norm_type=1.0)",
     "nn.EmbeddingBag(5, 2, scale_grad_by_freq=True, mode='max', include_last_offset=True)",
     "nn.CTCLoss()", "nn.CTCLoss(blank=3, reduction='sum', zero_infinity=True)",
+    "nn.Conv3d(4, 8, 3, padding=1)", "nn.Conv3d(2, 4, (2, 3, 1), groups=2, bias=False, padding='same')",
+    "nn.MaxPool3d(2)", "nn.MaxPool3d((2, 3, 1), stride=1, padding=1, ceil_mode=True, return_indices=True)",
+    "nn.AvgPool3d(2, stride=1)", "nn.AvgPool3d((2, 3, 1), padding=1, ceil_mode=True)",
     # nn.init.dirac_ is deterministic: its values are compared through the printed tensor
     "nn.init.dirac_(torch.empty(4, 2, 3))", "nn.init.dirac_(torch.empty(2, 3, 3, 3))",
     "nn.init.dirac_(torch.empty(6, 2, 3, 2), groups=2)", "nn.init.dirac_(torch.empty(2, 2, 1, 3, 3))",
@@ -29,6 +32,7 @@ STRUCTURE = [
     "nn.MultiLabelSoftMarginLoss(weight=torch.ones(2))",
     "nn.TripletMarginWithDistanceLoss()",
     "nn.EmbeddingBag(6, 4, padding_idx=2)",
+    "nn.Conv3d(4, 6, 3, groups=2)",
 ]
 
 ERRORS = [
