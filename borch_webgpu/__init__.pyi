@@ -56,6 +56,7 @@ from .ops.shape import concat as concat
 from .ops.shape import concatenate as concatenate
 from .ops.unary import cos as cos
 from .ops.unary import cosh as cosh
+from .ops._nn_distance import cosine_similarity as cosine_similarity
 from .ops.reduce import count_nonzero as count_nonzero
 from .ops.combine import cross as cross
 from . import cuda as cuda
@@ -198,6 +199,7 @@ from . import onnx as onnx
 from . import ops as ops
 from . import optim as optim
 from .ops.linalg import outer as outer
+from .ops._nn_distance import pairwise_distance as pairwise_distance
 from .ops.views import permute as permute
 from .ops.elementwise import pow as pow
 from .ops.reduce import prod as prod

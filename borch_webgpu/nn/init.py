@@ -15,7 +15,7 @@ from ..autograd import no_grad
 from ..tensor import Tensor
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_", "eye_",
-           "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "orthogonal_"]
+           "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_", "orthogonal_", "dirac_", "sparse_"]
 
 
 def calculate_gain(nonlinearity: str, param=None) -> float:
@@ -150,6 +150,58 @@ def eye_(tensor: Tensor) -> Tensor:
         raise ValueError("Only tensors with 2 dimensions are supported")
     with no_grad():
         _write(tensor, np.eye(*tuple(tensor.shape)))
+    return tensor
+
+
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """Fill a 3-, 4- or 5-D convolution weight with the Dirac delta: a convolution that keeps its input's
+    channels (``min(out / groups, in)`` of them per group), a one at each kernel's centre.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.nn.init.dirac_(torch.empty(2, 2, 3)).tolist()
+        [[[0.0, 1.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]
+    """
+    dims = tensor.dim()
+    if dims not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tuple(tensor.shape)
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    per_group = sizes[0] // groups
+    values = np.zeros(sizes)
+    centre = tuple(s // 2 for s in sizes[2:])
+    for g in range(groups):
+        for d in range(min(per_group, sizes[1])):
+            values[(g * per_group + d, d) + centre] = 1
+    with no_grad():
+        _write(tensor, values)
+    return tensor
+
+
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
+    """Fill a 2-D tensor with ``N(0, std^2)`` values, then zero ``ceil(sparsity * rows)`` random rows of
+    each column (the sparse initialisation of Martens, 2010).
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> w = torch.nn.init.sparse_(torch.empty(10, 3), sparsity=0.3)
+        >>> (w == 0).sum(0).tolist()
+        [3, 3, 3]
+    """
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    from ..ops.random import randperm
+    rows, cols = tuple(tensor.shape)
+    num_zeros = math.ceil(sparsity * rows)
+    with no_grad():
+        tensor.normal_(0, std, generator=generator)
+        values = tensor.detach().cpu().numpy().copy()
+        for col in range(cols):
+            values[randperm(rows, generator=generator).numpy()[:num_zeros], col] = 0
+        _write(tensor, values)
     return tensor
 
 

@@ -10,11 +10,15 @@ borch_webgpu in the test), on small deterministic inputs. Numbers are compared i
 from __future__ import annotations
 
 import json
+import sys
 import warnings
 from collections import OrderedDict
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import nn_meta_more  # noqa: E402
 
 # expressions whose repr() must match
 REPRS = [
@@ -103,6 +107,7 @@ REPRS = [
     "nn.Linear(2, 2).load_state_dict(nn.Linear(2, 2).state_dict())",
     "nn.Linear(2, 2).load_state_dict({'weight': torch.ones(2, 2), 'foo': torch.ones(1)}, strict=False)",
     "nn.BatchNorm1d(2).load_state_dict({'weight': torch.ones(2)}, strict=False)",
+    *nn_meta_more.REPRS,
 ]
 
 # a module-building expression: its registered names are compared
@@ -131,6 +136,7 @@ STRUCTURE = [
     "nn.ModuleList([nn.Linear(2, 2), nn.ModuleDict({'x': nn.Linear(2, 3), 'y': nn.BatchNorm1d(3)})])",
     "nn.ParameterList([torch.ones(2), torch.zeros(3, 1)])",
     "nn.ParameterDict({'w': torch.ones(2), 'b': torch.zeros(1)})",
+    *nn_meta_more.STRUCTURE,
 ]
 
 # (name, code): the code must raise; its exception type and message are recorded
@@ -307,6 +313,7 @@ ERRORS = [
      "p = nn.Parameter(torch.ones(2)); p.grad = torch.tensor([1.0, "
      "float('inf')]); nn.utils.clip_grad_norm_([p], 1.0, error_if_nonfinite=True)"),
     ("Parameter of integers", "nn.Parameter(torch.ones(2, dtype=torch.long))"),
+    *nn_meta_more.ERRORS,
 ]
 
 

@@ -9,7 +9,7 @@ from .. import functional as F
 from ._attention import MultiheadAttention
 from .module import Module
 
-__all__ = ["ReLU", "ReLU6", "GELU", "SiLU", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "LeakyReLU", "ELU", "SELU",
+__all__ = ["ReLU", "ReLU6", "GELU", "SiLU", "Sigmoid", "Tanh", "Softmax", "Softmax2d", "LogSoftmax", "LeakyReLU", "ELU", "SELU",
            "Hardswish", "Hardsigmoid", "Hardtanh", "Mish", "Softplus", "MultiheadAttention"]
 
 
@@ -131,6 +131,22 @@ class Softmax(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
+
+
+class Softmax2d(Module):
+    """Softmax over the channels of each location of (N, C, H, W) or (C, H, W) input (dim -3).
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.nn.Softmax2d()(torch.zeros(1, 2, 1, 1)).flatten().tolist()
+        [0.5, 0.5]
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D instead")
+        return F.softmax(input, -3, _stacklevel=5)
 
 
 class LogSoftmax(Module):

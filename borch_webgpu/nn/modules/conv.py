@@ -12,7 +12,7 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d"]
 
 
 def _ntuple(n: int):
@@ -23,7 +23,7 @@ def _ntuple(n: int):
     return parse
 
 
-_single, _pair = _ntuple(1), _ntuple(2)
+_single, _pair, _triple = _ntuple(1), _ntuple(2), _ntuple(3)
 
 
 def _reverse_repeat_tuple(t, n: int) -> tuple:
@@ -153,6 +153,30 @@ class Conv2d(_ConvNd):
     def _conv_forward(self, input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
         return self._padded(input, lambda x, p: F.conv2d(x, weight, bias, self.stride, p, self.dilation, self.groups),
                             _pair(0))
+
+    def forward(self, input: Tensor) -> Tensor:
+        return self._conv_forward(input, self.weight, self.bias)
+
+
+class Conv3d(_ConvNd):
+    """3-D convolution over (N, C_in, D, H, W) (or unbatched (C_in, D, H, W)) inputs (``F.conv3d``).
+
+    Example::
+
+        >>> from borch_webgpu import nn
+        >>> nn.Conv3d(4, 8, 3, padding=1)
+        Conv3d(4, 8, kernel_size=(3, 3, 3), stride=(1, 1, 1), padding=(1, 1, 1))
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros", device=None, dtype=None) -> None:
+        super().__init__(in_channels, out_channels, _triple(kernel_size), _triple(stride),
+                         padding if isinstance(padding, str) else _triple(padding), _triple(dilation), False,
+                         _triple(0), groups, bias, padding_mode, device, dtype)
+
+    def _conv_forward(self, input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
+        return self._padded(input, lambda x, p: F.conv3d(x, weight, bias, self.stride, p, self.dilation, self.groups),
+                            _triple(0))
 
     def forward(self, input: Tensor) -> Tensor:
         return self._conv_forward(input, self.weight, self.bias)

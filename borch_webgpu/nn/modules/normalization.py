@@ -9,7 +9,7 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["LayerNorm", "GroupNorm"]
+__all__ = ["LayerNorm", "GroupNorm", "LocalResponseNorm"]
 
 
 def _affine_parameters(module: Module, affine: bool, shape, bias: bool, device, dtype) -> None:
@@ -87,3 +87,24 @@ class GroupNorm(Module):
     def extra_repr(self) -> str:
         return ("{num_groups}, {num_channels}, eps={eps}, affine={affine}, "
                 "bias={use_bias}".format(**self.__dict__, use_bias=self.bias is not None))
+
+
+class LocalResponseNorm(Module):
+    """Local response normalisation across channels (``F.local_response_norm``).
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.nn.LocalResponseNorm(2, alpha=1.0, beta=1.0)(torch.ones(1, 2, 1)).flatten().tolist()
+        [0.6666666865348816, 0.5]
+    """
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"

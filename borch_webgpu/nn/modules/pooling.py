@@ -6,7 +6,7 @@ from .. import functional as F
 from .module import Module
 
 __all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
-           "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
+           "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d", "MaxPool3d", "AvgPool3d"]
 
 
 def _single(x):
@@ -52,6 +52,21 @@ class MaxPool2d(_MaxPoolNd):
                             ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
 
+class MaxPool3d(_MaxPoolNd):
+    """Max over windows of (N, C, D, H, W) inputs (``F.max_pool3d``).
+
+    Example::
+
+        >>> from borch_webgpu import nn
+        >>> nn.MaxPool3d(2)
+        MaxPool3d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
+    """
+
+    def forward(self, input: Tensor):
+        return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
 class _AvgPoolNd(Module):
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
@@ -89,6 +104,21 @@ class AvgPool2d(_AvgPoolNd):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad, self.divisor_override)
+
+
+class AvgPool3d(AvgPool2d):
+    """Mean over windows of (N, C, D, H, W) inputs (``F.avg_pool3d``).
+
+    Example::
+
+        >>> from borch_webgpu import nn
+        >>> nn.AvgPool3d(2, stride=1)
+        AvgPool3d(kernel_size=2, stride=1, padding=0)
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.avg_pool3d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                             self.count_include_pad, self.divisor_override)
 
 
@@ -147,3 +177,41 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
 
     def forward(self, input: Tensor):
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class _LPPoolNd(Module):
+    def __init__(self, norm_type: float, kernel_size, stride=None, ceil_mode: bool = False) -> None:
+        super().__init__()
+        self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
+
+    def extra_repr(self) -> str:
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, "
+                f"ceil_mode={self.ceil_mode}")
+
+
+class LPPool1d(_LPPoolNd):
+    """Power-average pooling over (N, C, L) (``F.lp_pool1d``).
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.nn.LPPool1d(2, 2)(torch.tensor([[[3., 4.]]])).tolist()
+        [[[5.0]]]
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.lp_pool1d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool2d(_LPPoolNd):
+    """Power-average pooling over (N, C, H, W) (``F.lp_pool2d``).
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.nn.LPPool2d(1, 2)(torch.ones(1, 1, 2, 2)).tolist()
+        [[[[4.0]]]]
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.lp_pool2d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)

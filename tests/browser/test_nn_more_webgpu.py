@@ -1,0 +1,22 @@
+"""The distances, the remaining losses and the layers of tests/golden/cases_nn_more.py and
+cases_nn_more_layers.py and cases_nn_3d.py on WebGPU in Chromium: PyTorch's frozen outputs, gradients and errors replayed on the
+device (replay.py with those ops), one test per file."""
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import pytest
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+@pytest.mark.parametrize("cases", ["cases_nn_more", "cases_nn_more_layers", "cases_nn_3d"])
+def test_nn_more_goldens_on_webgpu(replay_on_webgpu, cases):
+    sys.path.insert(0, str(GOLDEN))
+    try:
+        ops = importlib.import_module(cases).OPS
+    finally:
+        sys.path.remove(str(GOLDEN))
+    replay_on_webgpu("replay.py", "golden:", ops)
