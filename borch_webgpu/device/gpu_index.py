@@ -57,14 +57,15 @@ def put(out, dim: int, idx, idx_strides, src, src_shape, accumulate: bool, exc: 
         return
     T = out.dtype.wgsl
     scalar = not hasattr(src, "_storage")
+    wide = accumulate and out.dtype.name == "int64"   # int64 held as int32: exact 64-bit sums, then checked
     if accumulate:
-        mode = "add_f32" if T == "f32" else "add_i32"
+        mode = "add_f32" if T == "f32" else ("add_i64" if wide else "add_i32")
         if T not in ("f32", "i32"):
             raise NotImplementedError(f"accumulating into {out.dtype} tensors")
     else:
         mode = "put"
     src_expr = ("T(bitcast<f32>(pu(8u)))" if T == "f32" else "T(bitcast<i32>(pu(8u)))") if scalar else "src[r.s]"
-    pipe = rt.pipeline(("put", mode, T, scalar), lambda: _source(mode, T, src_expr), "wrrw")
+    pipe = rt.pipeline(("put", mode, T, scalar), lambda: _source(mode, T, src_expr), "wrrww" if wide else "wrrw")
     code = rt.error_code(exc, message, op)
     if scalar:
         bits = f32_bits(float(src)) if T == "f32" else int(src) & 0xFFFFFFFF
@@ -73,8 +74,27 @@ def put(out, dim: int, idx, idx_strides, src, src_shape, accumulate: bool, exc: 
         bits, src_buf, s_off, s_str = 0, src._storage.bid, src._offset, src._stride
     w = _words(n, src_shape, dim, out._offset, idx._offset, out._shape[dim], s_off, code, out._stride, idx_strides,
                s_str, bits)
-    if accumulate and out.dtype.name == "int64":   # int64 held as int32: a sum past int32 raises
-        w[10] = rt.error_code(OverflowError, accumulate_message(op), op)
-    rt.dispatch(pipe, (out._storage.bid, src_buf, idx._storage.bid, rt.err_buffer), w, groups_for(n))
+    if not wide:
+        rt.dispatch(pipe, (out._storage.bid, src_buf, idx._storage.bid, rt.err_buffer), w, groups_for(n))
+    else:
+        _put_int64(rt, pipe, w, out._storage, src_buf, idx._storage.bid, op)
     if rt.launch_blocking:
         rt.after_fallible()
+
+
+def _put_int64(rt, pipe, w, out: GPUStorage, src_buf: int, idx_buf: int, op: str) -> None:
+    """An accumulating put into int64 (held as int32), exact whatever order the atomic adds run in: the
+    high words of the 64-bit sums live in a scratch buffer (one per word of out, set to the sign extension
+    of out's words first), and a last pass refuses a total that leaves int32 (PyTorch's value would be
+    one we cannot hold); partial sums that pass 2**31 and come back are fine."""
+    m = out.nbytes // 4
+    hi = GPUStorage(rt, m * 4)
+    code = rt.error_code(OverflowError, accumulate_message(op), op)
+    side = [0] * 60
+    side[0], side[10] = m, code
+    for mode in ("hi_init", None, "hi_check"):
+        if mode is None:
+            rt.dispatch(pipe, (out.bid, src_buf, idx_buf, rt.err_buffer, hi.bid), w, groups_for(int(w[0])))
+            continue
+        p = rt.pipeline(("put", mode), lambda mode=mode: _source(mode, "i32", ""), "wrrw")
+        rt.dispatch(p, (hi.bid, out.bid, idx_buf, rt.err_buffer), side, groups_for(m))

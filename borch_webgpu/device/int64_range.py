@@ -13,9 +13,10 @@ the next read, the end of the enclosing ``torch.scope()``, or at the op with lau
 
 Where the devices differ (never by a wrong number): on WebGPU an int64 matmul is the checked
 ``mul`` then ``sum`` (ops/linalg.py), so a product past int32 raises even when the total
-would fit, where ``cpu`` returns it; and an accumulating put (``index_add``, ``scatter_add``,
-``index_put_(accumulate=True)``) checks each atomic add, so with repeated indices a running sum that
-leaves int32 and comes back raises there. Float ops never bind the error buffer; an int64 op that
+would fit, where ``cpu`` returns it. An accumulating put (``index_add``, ``scatter_add``,
+``index_put_(accumulate=True)``) is exact on both: on WebGPU its atomic adds carry into high words kept
+in a scratch buffer, so the 64-bit total does not depend on the order they run in, and only a total
+that does not fit raises. Float ops never bind the error buffer; an int64 op that
 checks counts as a dispatch that can fail, so a ``torch.scope()`` holding one (and no read) waits
 for the GPU at its end, as for the index kernels.
 
@@ -137,12 +138,12 @@ _ACCUMULATE: dict = {}
 
 
 def accumulate_message(op: str):
-    """The message of an accumulating put (index_add, scatter_add, index_put_ with accumulate) whose sum
-    at one position leaves int32 (the kernel records the sum so far and the value added); one function
-    per op, so that error sites are interned."""
+    """The message of an accumulating put (index_add, scatter_add, index_put_ with accumulate) whose
+    total at one position leaves int32 (the kernel records the low and high words of the exact 64-bit
+    total); one function per op, so that error sites are interned."""
     fn = _ACCUMULATE.get(op)
     if fn is None:
-        fn = _ACCUMULATE[op] = _binary(op, "+", lambda a, b: a + b)
+        fn = _ACCUMULATE[op] = result_message(op)
     return fn
 
 

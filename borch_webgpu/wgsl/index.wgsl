@@ -8,7 +8,7 @@
 //
 // Uniform words: 0 n, 1 rank, 2 dim, 3 x/out offset, 4 idx offset, 5 size along dim, 6 src offset,
 // 7 error code, 8 scalar value bits, 9 negative indices count from the end (1) or are errors (0),
-// 10 add_i32 into int64: the error code of a sum past int32 (0: int32, which wraps),
+// 10 hi_check: the error code of an int64 accumulation whose total leaves int32,
 // 12..23 shape (of out for take, of src for put),
 // 24..35 x/out strides, 36..47 idx strides, 48..59 src strides.
 @group(0) @binding(0) var<uniform> P: array<vec4<u32>, 16>;
@@ -131,16 +131,70 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   let r = offsets(i);
   let v = checked(idx[r.i]);
   if (v < 0) { return; }
+  atomicAdd(&out[r.o + u32(v) * pu(24u + pu(2u))], i32(value(r)));   // int32 wraps, as PyTorch's
+}
+
+//@mode add_i64
+// accumulation into int64 (held as int32): exact in 64 bits whatever order the adds run in. The low
+// word is the tensor's own word (atomic add, wrapping); each add knows its own carry out of it, so
+// the high words (`hi`, one per word of out, set by hi_init) collect the sign extensions and carries
+// exactly; hi_check then refuses a total that does not fit in int32.
+@group(0) @binding(1) var<storage, read_write> out: array<atomic<u32>>;
+@group(0) @binding(2) var<storage, read> src: array<T>;
+@group(0) @binding(3) var<storage, read> idx: array<i32>;
+@group(0) @binding(4) var<storage, read_write> err: array<atomic<u32>>;
+@group(0) @binding(5) var<storage, read_write> hi: array<atomic<i32>>;
+
+fn value(r: Off) -> T { return {{SRC}}; }
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
+  let i = (wg.y * nwg.x + wg.x) * 256u + li;
+  if (i >= pu(0u)) { return; }
+  let r = offsets(i);
+  let v = checked(idx[r.i]);
+  if (v < 0) { return; }
+  let at = r.o + u32(v) * pu(24u + pu(2u));
   let add = i32(value(r));
-  let old = atomicAdd(&out[r.o + u32(v) * pu(24u + pu(2u))], add);
-  // int64 held as int32 (word 10: the overflow's error code, 0 for int32, which wraps): a sum that
-  // leaves int32's range is reported (under concurrent adds, the first step that leaves it)
-  let sum = old + add;
-  if (pu(10u) != 0u && (old < 0) == (add < 0) && (sum < 0) != (old < 0)) {
+  let old = atomicAdd(&out[at], bitcast<u32>(add));
+  let carry = select(0, 1, old + bitcast<u32>(add) < old);
+  let up = select(0, -1, add < 0) + carry;
+  if (up != 0) { atomicAdd(&hi[at], up); }
+}
+
+//@mode hi_init
+// hi[j] = the sign extension of out[j], for the first pu(0) words
+@group(0) @binding(1) var<storage, read_write> hi: array<i32>;
+@group(0) @binding(2) var<storage, read> out: array<i32>;
+@group(0) @binding(3) var<storage, read> idx: array<i32>;
+@group(0) @binding(4) var<storage, read_write> err: array<atomic<u32>>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
+  let i = (wg.y * nwg.x + wg.x) * 256u + li;
+  if (i >= pu(0u)) { return; }
+  hi[i] = select(0, -1, out[i] < 0);
+}
+
+//@mode hi_check
+// the 64-bit total (out[j], hi[j]) must fit in int32: its high word is the low word's sign extension
+@group(0) @binding(1) var<storage, read_write> hi: array<i32>;
+@group(0) @binding(2) var<storage, read> out: array<i32>;
+@group(0) @binding(3) var<storage, read> idx: array<i32>;
+@group(0) @binding(4) var<storage, read_write> err: array<atomic<u32>>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) li: u32) {
+  let i = (wg.y * nwg.x + wg.x) * 256u + li;
+  if (i >= pu(0u)) { return; }
+  if (hi[i] != select(0, -1, out[i] < 0)) {
     let first = atomicCompareExchangeWeak(&err[0], 0u, pu(10u));
     if (first.exchanged) {
-      atomicStore(&err[1], bitcast<u32>(old));
-      atomicStore(&err[2], bitcast<u32>(add));
+      atomicStore(&err[1], bitcast<u32>(out[i]));
+      atomicStore(&err[2], bitcast<u32>(hi[i]));
     }
   }
 }

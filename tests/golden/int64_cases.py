@@ -64,6 +64,13 @@ CASES = [
     ("index_add fits", ("index_add",),
      "torch.zeros(2, dtype=torch.long, device=dev).index_add(0, torch.tensor([0, 0, 1], device=dev), "
      "torch.tensor([2**30, 2**30 - 1, 1], device=dev))"),
+    # running sums that leave int32 and come back: the total fits, whatever order the GPU's adds run in
+    ("index_add through 2**31", ("index_add",),
+     "torch.zeros(1, dtype=torch.long, device=dev).index_add(0, torch.tensor([0, 0, 0, 0], device=dev), "
+     "torch.tensor([2**30, 2**30, -2**30, 5], device=dev))"),
+    ("scatter_add below -2**31", ("scatter_add",),
+     "torch.full((1,), -2**31, device=dev).scatter_add(0, torch.tensor([0, 0], device=dev), "
+     "torch.tensor([-1, 1], device=dev))"),
     ("scatter_add", ("scatter_add",),
      "torch.full((1,), 2**31 - 1, device=dev).scatter_add(0, torch.tensor([0], device=dev), torch.tensor([1], device=dev))"),
     ("index_put_ accumulate", ("index_put_",),
