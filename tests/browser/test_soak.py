@@ -2,20 +2,21 @@
 Chromium; allocated bytes, their peak and the buffer pool's high-water mark stay flat after warm-up.
 
 The long run is ``bench/soak_mnist.py`` (10,000 steps at batch 32, 28x28; one line per 1,000 steps).
-Here: 300 steps of batch 2 on 8x8 inputs (the model takes any size from 4x4), windows of 30. On the
-CI machine (2 cores, SwiftShader) a step took 66-70 ms whatever the batch (1 to 4) and 115 ms while
-other jobs shared the cores: 1,000 steps would take 85-130 s with the boot, 300 fit the ~60 s budget
-of a browser test. Counters, not time, decide."""
+Here: 1,000 steps of batch 2 on 8x8 inputs (the model takes any size from 4x4), windows of 100, as
+the reliability issue asks of CI. On the CI machine (2 cores, SwiftShader) a step took 66-70 ms whatever
+the batch (1 to 4) and 115 ms while other jobs shared the cores: 70-120 s with the boot. Counters, not
+time, decide. On an H200 (bench/results/2026-12-02-h200-node-dawn-soak-10000.txt) the 10,000-step run
+stayed flat from the first window on."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 SOAK = Path(__file__).resolve().parents[2] / "bench" / "soak_mnist.py"
-STEPS, EVERY, WARMUP = 300, 30, 60
+STEPS, EVERY, WARMUP = 1000, 100, 200
 
 
-def test_mnist_cnn_memory_is_flat_over_300_steps_in_scope(browser, summary_line):
+def test_mnist_cnn_memory_is_flat_over_1000_steps_in_scope(browser, summary_line):
     code, out, err = browser.run_file(SOAK, ["--steps", str(STEPS), "--every", str(EVERY), "--batch", "2",
                                              "--size", "8", "--warmup", str(WARMUP)], timeout_s=600)
     assert code in (0, 1), out[-3000:] + err[-3000:]
