@@ -148,7 +148,7 @@ def _cpu(t: Tensor) -> np.ndarray:
 
 
 def _make(data, shape, dtype, device) -> Tensor:
-    if device.type == "cpu":
+    if isinstance(data, np.ndarray):  # the cpu device, and float64 on webgpu (held on the host)
         from ..device.cpu import CPUStorage
         data = CPUStorage(np.ascontiguousarray(data, dtype=dtype.storage_np).reshape(-1))
     return Tensor._make(data, shape, dtype, device)
@@ -157,7 +157,7 @@ def _make(data, shape, dtype, device) -> Tensor:
 def _max_pool(x: Tensor, g: PoolGeometry, name: str) -> tuple[Tensor, Tensor]:
     xd = x.detach()
     shape = (g.N, g.C, g.OH, g.OW)
-    if x.device.type == "webgpu":
+    if x._device.type == "webgpu":
         from ..device import gpu_pool
         vals, idx = gpu_pool.max_forward(xd, g, x.dtype)
     else:
@@ -172,7 +172,7 @@ def _max_pool(x: Tensor, g: PoolGeometry, name: str) -> tuple[Tensor, Tensor]:
 def _max_pool_backward(dy: Tensor, idx: Tensor, g: PoolGeometry) -> Tensor:
     dyd = dy.detach()
     shape = (g.N, g.C, g.H, g.W)
-    if dy.device.type == "webgpu":
+    if dy._device.type == "webgpu":
         from ..device import gpu_pool
         dx = gpu_pool.max_backward(dyd, idx, g, dy.dtype)
     else:
@@ -188,7 +188,7 @@ def _max_pool_backward(dy: Tensor, idx: Tensor, g: PoolGeometry) -> Tensor:
 def _avg_pool(x: Tensor, g: PoolGeometry, name: str) -> Tensor:
     xd = x.detach()
     shape = (g.N, g.C, g.OH, g.OW)
-    if x.device.type == "webgpu":
+    if x._device.type == "webgpu":
         from ..device import gpu_pool
         out = _make(gpu_pool.avg_forward(xd, g, x.dtype), shape, x.dtype, x.device)
     else:
@@ -200,7 +200,7 @@ def _avg_pool(x: Tensor, g: PoolGeometry, name: str) -> Tensor:
 def _avg_pool_backward(dy: Tensor, g: PoolGeometry) -> Tensor:
     dyd = dy.detach()
     shape = (g.N, g.C, g.H, g.W)
-    if dy.device.type == "webgpu":
+    if dy._device.type == "webgpu":
         from ..device import gpu_pool
         out = _make(gpu_pool.avg_backward(dyd, g, dy.dtype), shape, dy.dtype, dy.device)
     else:

@@ -25,7 +25,7 @@ from ._registry import OpDef, register
 
 __all__ = ["conv1d", "conv2d", "conv_transpose2d"]
 
-_TYPES = {"float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_TYPES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
 
 
 # ---- numpy references (the cpu device) ---------------------------------------------------------------
@@ -102,7 +102,7 @@ def _cpu(t: Tensor) -> np.ndarray:
 
 
 def _wrap(arr_or_storage, shape, like: Tensor) -> Tensor:
-    if like.device.type == "cpu":
+    if like._device.type == "cpu":
         from ..device.cpu import CPUStorage
         arr = np.ascontiguousarray(arr_or_storage, dtype=like.dtype.storage_np).reshape(-1)
         return Tensor._make(CPUStorage(arr), shape, like.dtype, like.device)
@@ -112,7 +112,7 @@ def _wrap(arr_or_storage, shape, like: Tensor) -> Tensor:
 def _conv_fwd(x: Tensor, w: Tensor, b: Tensor | None, g: Geometry) -> Tensor:
     xd, wd, bd = x.detach(), w.detach(), (b.detach() if b is not None else None)
     shape = (g.NB, g.CO, g.OH, g.OW)
-    if x.device.type == "webgpu":
+    if x._device.type == "webgpu":
         from ..device import gpu_conv
         out = _wrap(gpu_conv.forward(xd, wd, bd, g, x.dtype), shape, x)
     else:
@@ -133,7 +133,7 @@ def _conv_fwd(x: Tensor, w: Tensor, b: Tensor | None, g: Geometry) -> Tensor:
 def _conv_dgrad(dy: Tensor, w: Tensor, g: Geometry) -> Tensor:
     dyd, wd = dy.detach(), w.detach()
     shape = (g.NB, g.C, g.H, g.W)
-    if dy.device.type == "webgpu":
+    if dy._device.type == "webgpu":
         from ..device import gpu_conv
         out = _wrap(gpu_conv.input_grad(dyd, wd, g, dy.dtype), shape, dy)
     else:
@@ -151,7 +151,7 @@ def _conv_wgrad(dy: Tensor, x: Tensor, g: Geometry, with_bias: bool = False) -> 
     """(dw, db): db (the bias gradient, dy summed over batch and pixels) only when with_bias."""
     dyd, xd = dy.detach(), x.detach()
     shape = (g.CO, g.C // g.G, g.KH, g.KW)
-    if dy.device.type == "webgpu":
+    if dy._device.type == "webgpu":
         from ..device import gpu_conv
         dw_s, db_s = gpu_conv.weight_grad(dyd, xd, g, dy.dtype, with_bias)
         dw = _wrap(dw_s, shape, dy)

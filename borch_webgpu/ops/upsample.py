@@ -163,7 +163,7 @@ def _cpu(t: Tensor) -> np.ndarray:
 
 
 def _make(data, shape, like: Tensor) -> Tensor:
-    if like.device.type == "cpu":
+    if like._device.type == "cpu":
         from ..device.cpu import CPUStorage
         data = CPUStorage(np.ascontiguousarray(data, dtype=like.dtype.storage_np).reshape(-1))
     return Tensor._make(data, shape, like.dtype, like.device)
@@ -177,7 +177,7 @@ def _gpu_table(key: tuple) -> Tensor:
 
 
 def _tab_for(x: Tensor, key: tuple):
-    return _gpu_table(key) if x.device.type == "webgpu" else table(*key)
+    return _gpu_table(key) if x._device.type == "webgpu" else table(*key)
 
 
 def _resample(x: Tensor, key: tuple) -> Tensor:
@@ -185,7 +185,7 @@ def _resample(x: Tensor, key: tuple) -> Tensor:
     out_hw, mode = key[1], key[2]
     shape = tuple(x._shape[:2]) + tuple(out_hw)
     xd = x.detach()
-    if x.device.type == "webgpu":
+    if x._device.type == "webgpu":
         from ..device import gpu_upsample
         y = _make(gpu_upsample.forward(xd, _tab_for(x, key), out_hw, mode, x.dtype), shape, x)
     else:
@@ -200,7 +200,7 @@ def _resample_backward(dy: Tensor, key: tuple) -> Tensor:
     in_hw, mode = key[0], key[2]
     shape = tuple(dy._shape[:2]) + tuple(in_hw)
     dyd = dy.detach()
-    if dy.device.type == "webgpu":
+    if dy._device.type == "webgpu":
         from ..device import gpu_upsample
         dx = _make(gpu_upsample.backward(dyd, _tab_for(dy, key), in_hw, mode, dy.dtype), shape, dy)
     else:
