@@ -60,8 +60,9 @@ def _scatter_in_output_order(vals: np.ndarray, pos: np.ndarray, g: PoolGeometry)
     pos = np.broadcast_to(pos, (g.N, g.C, g.OH, g.OW, pos.shape[-1])).reshape(NC, -1)
     keep = pos >= 0
     rows = np.broadcast_to(np.arange(NC)[:, None], pos.shape)
-    dx = np.zeros((NC, g.H * g.W), np.float32)
-    np.add.at(dx, (rows[keep], pos[keep]), vals[keep].astype(np.float32))
+    ft = np.float64 if vals.dtype == np.float64 else np.float32  # float64 data stays float64
+    dx = np.zeros((NC, g.H * g.W), ft)
+    np.add.at(dx, (rows[keep], pos[keep]), vals[keep].astype(ft))
     return dx.reshape(g.N, g.C, g.H, g.W)
 
 
@@ -89,13 +90,14 @@ def _divide(s: np.ndarray, div) -> np.ndarray:
     if s.dtype.kind != "f":  # integers: C's truncating division
         return np.sign(s) * (np.abs(s) // div)
     if isinstance(div, tuple):  # adaptive: / kh / kw
-        return (s / div[0].astype(np.float32)) / div[1].astype(np.float32)
-    return s / div.astype(np.float32)
+        return (s / div[0].astype(s.dtype)) / div[1].astype(s.dtype)
+    return s / div.astype(s.dtype)
 
 
 def np_avg_pool(x: np.ndarray, g: PoolGeometry) -> np.ndarray:
     ih, vh, iw, vw = _windows(g)
-    acc = np.float32 if x.dtype.kind == "f" else np.int32  # integers: int32 sums, as the WGSL kernel
+    # integers: int32 sums, as the WGSL kernel; float64 in float64
+    acc = (np.float64 if x.dtype == np.float64 else np.float32) if x.dtype.kind == "f" else np.int32
     s = np.zeros(x.shape[:2] + (g.OH, g.OW), acc)
     xf = x.astype(acc, copy=False)
     for a in range(ih.shape[1]):
@@ -107,7 +109,7 @@ def np_avg_pool(x: np.ndarray, g: PoolGeometry) -> np.ndarray:
 
 def np_avg_pool_backward(dy: np.ndarray, g: PoolGeometry) -> np.ndarray:
     ih, vh, iw, vw = _windows(g)
-    delta = _divide(dy.astype(np.float32), _avg_divisors(g))
+    delta = _divide(dy.astype(np.float64 if dy.dtype == np.float64 else np.float32), _avg_divisors(g))
     th, tw = ih.shape[1], iw.shape[1]
     pos = (ih[:, None, :, None] * g.W + iw[None, :, None, :])                 # (OH, OW, th, tw)
     ok = vh[:, None, :, None] & vw[None, :, None, :]

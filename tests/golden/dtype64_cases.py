@@ -36,7 +36,7 @@ def helpers(torch, dev: str) -> dict:
             torch.set_default_dtype(torch.float32)
 
     return {"X": t(eval(_X)), "Y": t(eval(_Y)), "M": t(eval(_M)), "N": t(eval(_N)), "P": t([0.2, 1.5, 3.7, 0.01]),
-            "t": t, "grad": grad, "default64": default64}
+            "t": t, "grad": grad, "default64": default64, "F": torch.nn.functional}
 
 
 UNARY = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
@@ -45,6 +45,9 @@ UNARY = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt
 # each input chosen inside the op's domain (P > 0, Q in (0, 1))
 _DOMAIN = {"log": "P", "log2": "P", "log10": "P", "log1p": "P", "sqrt": "P", "rsqrt": "P", "asin": "Q", "acos": "Q"}
 Q = "t([0.05, 0.3, 0.5, 0.77, 0.999])"
+# a (1, 2, 4, 5) image and (2, 2, 3, 3) kernels with digits float32 cannot hold
+IMG = "(torch.arange(40, dtype=torch.float64, device=dev).reshape(1, 2, 4, 5) * 0.1).sin()"
+KER = "(torch.arange(36, dtype=torch.float64, device=dev).reshape(2, 2, 3, 3) * 0.37).cos()"
 
 CASES: list[tuple] = [
     # ---- creation and inference ------------------------------------------------------------------------
@@ -205,6 +208,21 @@ CASES: list[tuple] = [
     ("cross_entropy", "torch.nn.functional.cross_entropy(M, torch.tensor([0, 3, 1], device=dev))"),
     ("layer_norm", "torch.nn.functional.layer_norm(M, (4,))"),
     ("dropout eval", "torch.nn.functional.dropout(X, 0.5, training=False)"),
+    ("conv2d", f"F.conv2d({IMG}, {KER}, t([0.1, -0.2]), padding=1)"),
+    ("conv2d grads", f"grad(lambda x, w: F.conv2d(x, w, stride=2).sin().sum(), {IMG}, {KER})"),
+    ("conv1d", f"F.conv1d({IMG}[0], {KER}[:, :, 0])"),
+    ("avg_pool2d", f"F.avg_pool2d({IMG}, 2)"),
+    ("max_pool2d", f"F.max_pool2d({IMG}, 2, 1)"),
+    ("pool grads", f"grad(lambda x: (F.avg_pool2d(x, 2) * F.max_pool2d(x, 2)).sum(), {IMG})"),
+    ("adaptive_avg_pool2d", f"F.adaptive_avg_pool2d({IMG}, 1)"),
+    ("batch_norm training", f"F.batch_norm({IMG}, None, None, training=True)"),
+    ("batch_norm eval", f"F.batch_norm({IMG}, t([0.1, -0.3]), t([0.7, 1.3]), t([1.1, 0.9]), t([0.05, 0.0]))"),
+    ("batch_norm grads", f"grad(lambda x: F.batch_norm(x, None, None, training=True).exp().sum(), {IMG})"),
+    ("group_norm", f"F.group_norm({IMG}, 1)"),
+    ("interpolate bilinear", f"F.interpolate({IMG}, scale_factor=2, mode='bilinear')"),
+    ("interpolate nearest", f"F.interpolate({IMG}, size=(3, 7))"),
+    ("interpolate grads", f"grad(lambda x: F.interpolate(x, size=(5, 9), mode='bilinear').sin().sum(), {IMG})"),
+    ("embedding", "F.embedding(torch.tensor([2, 0], device=dev), M)"),
     # ---- printing ---------------------------------------------------------------------------------------
     ("repr", "repr(X)"),
     ("repr 0-d", "repr(t(0.5))"),

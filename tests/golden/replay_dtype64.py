@@ -42,6 +42,23 @@ def check(case: dict, device: str) -> str | None:
     return None
 
 
+def placement_failures(device: str) -> list[str]:
+    """Where the values live (PyTorch has no such thing to compare with): on webgpu a float64 tensor
+    reports webgpu:0 and is held on the host; results of other dtypes, and casts, are on the GPU."""
+    from borch_webgpu.device.cpu import CPUStorage
+    x = bw.tensor([0.1, 0.2], dtype=bw.float64, device=device)
+    f = bw.ones(2, device=device)
+    on_host = {"float64 tensor": x, "float64 + float32": x + f, "float32.double()": f.double(),
+               "float64 sum": x.sum(), "float64 grad": bw.autograd.grad((x.requires_grad_() * 2).sum(), x)[0]}
+    elsewhere = {"float64 > 0": x > 0, "float64.float()": x.float(), "float64.argmax()": x.argmax(),
+                 "float32 += float64": f.add_(x.detach())}
+    bad = [f"{k}: device {t.device}" for k, t in {**on_host, **elsewhere}.items() if str(t.device) != str(f.device)]
+    bad += [f"{k}: not held on the host" for k, t in on_host.items() if not isinstance(t._storage, CPUStorage)]
+    if device == "webgpu":
+        bad += [f"{k}: not on the GPU" for k, t in elsewhere.items() if isinstance(t._storage, CPUStorage)]
+    return bad
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default=None)
@@ -58,6 +75,10 @@ def main(argv=None) -> int:
             print(f"FAIL {case['id']}: {err}")
         else:
             passed += 1
+    if not ns.ids:
+        for err in placement_failures(device):
+            failed += 1
+            print(f"FAIL placement {err}")
     print(f"dtype64: {passed} passed, {failed} failed [device {device}]")
     return 1 if failed else 0
 
