@@ -33,7 +33,21 @@ __all__ = ["dtype", "float32", "float", "float16", "half", "int32", "int", "int6
 
 
 class dtype:
-    """A tensor element type, named and printed as PyTorch names it (``torch.float32``)."""
+    """A tensor element type, named and printed as PyTorch names it (``torch.float32``).
+
+    ``float32``, ``float64``, ``float16`` (on WebGPU where the adapter has ``shader-f16``), ``int32``,
+    ``int64`` (held as int32: values past 2**31 raise ``OverflowError``) and ``bool``. float64 is
+    computed in float64 on both devices; WGSL has no 64-bit float, so on ``webgpu`` a float64 tensor
+    is held on the host (numpy) and computed by the cpu kernels while ``t.device`` reports
+    ``webgpu:0``; float32 operands mixed in are read back (float64 wins, as in PyTorch's promotion),
+    and results of other dtypes (``x > 0``, ``x.float()``) go back to the GPU.
+
+    Example::
+
+        >>> x = torch.tensor([0.1, 0.2], dtype=torch.float64)
+        >>> (x * 3).sum().item()
+        0.9000000000000001
+    """
 
     __slots__ = ("name", "np", "storage_np", "wgsl", "itemsize", "is_floating_point", "is_signed",
                  "category", "rank", "supported")
