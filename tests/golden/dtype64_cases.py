@@ -35,8 +35,19 @@ def helpers(torch, dev: str) -> dict:
         finally:
             torch.set_default_dtype(torch.float32)
 
+    def steps(name, **kw):
+        """Three steps of optimizer ``name`` on a float64 parameter; its values after them."""
+        w = t([0.3, -0.8, 1.1, 0.05, -0.4, 0.9], grad=True)
+        opt = getattr(torch.optim, name)([w], **kw)
+        x = t(eval(_X))
+        for _ in range(3):
+            opt.zero_grad()
+            ((w * x).sin().sum() + (w * w).sum() * 0.1).backward()
+            opt.step()
+        return w.detach()
+
     return {"X": t(eval(_X)), "Y": t(eval(_Y)), "M": t(eval(_M)), "N": t(eval(_N)), "P": t([0.2, 1.5, 3.7, 0.01]),
-            "t": t, "grad": grad, "default64": default64, "F": torch.nn.functional}
+            "t": t, "grad": grad, "default64": default64, "F": torch.nn.functional, "steps": steps}
 
 
 UNARY = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
@@ -223,6 +234,13 @@ CASES: list[tuple] = [
     ("interpolate nearest", f"F.interpolate({IMG}, size=(3, 7))"),
     ("interpolate grads", f"grad(lambda x: F.interpolate(x, size=(5, 9), mode='bilinear').sin().sum(), {IMG})"),
     ("embedding", "F.embedding(torch.tensor([2, 0], device=dev), M)"),
+    # ---- optimizers ---------------------------------------------------------------------------------
+    ("SGD momentum", "steps('SGD', lr=0.1, momentum=0.9, nesterov=True)"),
+    ("Adam", "steps('Adam', lr=0.01)"),
+    ("AdamW", "steps('AdamW', lr=0.01, weight_decay=0.1)"),
+    ("RMSprop", "steps('RMSprop', lr=0.01)"),
+    ("Linear module double", "(lambda m: (torch.nn.init.constant_(m.weight, 0.1), torch.nn.init.constant_(m.bias, "
+                             "-0.2), m(M))[2])(torch.nn.Linear(4, 2).double().to(dev))"),
     # ---- printing ---------------------------------------------------------------------------------------
     ("repr", "repr(X)"),
     ("repr 0-d", "repr(t(0.5))"),
