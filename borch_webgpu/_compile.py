@@ -156,7 +156,7 @@ def _snapshot(t: Tensor) -> Tensor:
 
 
 def _on_gpu(t: Tensor) -> bool:
-    return t.device.type == "webgpu"
+    return t._device.type == "webgpu"
 
 
 # ---- one cache entry ------------------------------------------------------------------------------

@@ -9,8 +9,17 @@ WebGPU storage buffers hold 32-bit words, so:
   The error names the op and the values; on WebGPU it is raised at the next read or the end of
   the enclosing ``torch.scope()`` (device/int64_range.py). ``int32`` wraps, as in PyTorch.
 - ``bool`` is held as one u32 (0 or 1) per element.
-- ``float64`` does not exist on the device: asking for it raises ``TypeError``; numpy
-  float64 data given to ``tensor()`` becomes float32 (PyTorch's default float type).
+- ``float64`` is PyTorch's: ``dtype=torch.float64``, ``.double()``, ``torch.set_default_dtype``,
+  numpy float64 arrays given to ``tensor()`` / ``from_numpy()`` (and ``torch.tensor(np.float64(x))``)
+  stay float64, while Python floats take the default dtype. Every op computes float64 in float64,
+  never silently in float32. On ``cpu`` the values are a numpy float64 array. WGSL has no 64-bit
+  float, so **a float64 tensor on ``webgpu`` is held on the host** (numpy float64) and computed by
+  the cpu device's numpy kernels, while ``t.device`` reports ``webgpu:0`` and ``print(t)`` prints
+  what PyTorch prints. Mixing it with float32 WebGPU tensors follows PyTorch's promotion (float64
+  wins): the float32 operand is read back from the GPU (a wait), and a result that is not float64
+  (``x64 > 0``, ``x64.float()``, ``x64.argmax()``) is uploaded and lives on the GPU again. So
+  float64 gives exact float64 answers on both devices, at host (numpy) speed on ``webgpu``; keep
+  training in float32 and use float64 for precision checks and numerics.
 """
 from __future__ import annotations
 
@@ -24,7 +33,21 @@ __all__ = ["dtype", "float32", "float", "float16", "half", "int32", "int", "int6
 
 
 class dtype:
-    """A tensor element type, named and printed as PyTorch names it (``torch.float32``)."""
+    """A tensor element type, named and printed as PyTorch names it (``torch.float32``).
+
+    ``float32``, ``float64``, ``float16`` (on WebGPU where the adapter has ``shader-f16``), ``int32``,
+    ``int64`` (held as int32: values past 2**31 raise ``OverflowError``) and ``bool``. float64 is
+    computed in float64 on both devices; WGSL has no 64-bit float, so on ``webgpu`` a float64 tensor
+    is held on the host (numpy) and computed by the cpu kernels while ``t.device`` reports
+    ``webgpu:0``; float32 operands mixed in are read back (float64 wins, as in PyTorch's promotion),
+    and results of other dtypes (``x > 0``, ``x.float()``) go back to the GPU.
+
+    Example::
+
+        >>> x = torch.tensor([0.1, 0.2], dtype=torch.float64)
+        >>> (x * 3).sum().item()
+        0.9000000000000001
+    """
 
     __slots__ = ("name", "np", "storage_np", "wgsl", "itemsize", "is_floating_point", "is_signed",
                  "category", "rank", "supported")
@@ -58,7 +81,7 @@ class dtype:
 
 float32 = dtype("float32", np.float32, np.float32, "f32", 2, 1)
 float16 = dtype("float16", np.float16, np.float16, "f16", 2, 0)
-float64 = dtype("float64", np.float64, np.float64, "f32", 2, 2, supported=False)
+float64 = dtype("float64", np.float64, np.float64, "f64", 2, 2)
 int32 = dtype("int32", np.int32, np.int32, "i32", 1, 0)
 int64 = dtype("int64", np.int64, np.int32, "i32", 1, 1)
 bool_ = dtype("bool", np.bool_, np.uint32, "u32", 0, 0)
@@ -74,6 +97,11 @@ bool = bool_  # noqa: A001 - torch.bool
 _ALL = {d.name: d for d in (float32, float16, float64, int32, int64, bool_)}
 
 
+# PyTorch's ScalarType names, as its error messages write them ("result type Double can't be cast ...")
+SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+                "bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short"}
+
+
 def _by_name(name: str) -> dtype:
     return _ALL[name]
 
@@ -82,18 +110,39 @@ _default_float = float32
 
 
 def get_default_dtype() -> dtype:
-    """The dtype of floating tensors made from Python floats (``float32``)."""
+    """The dtype of floating tensors made from Python floats: ``float32`` unless
+    :func:`set_default_dtype` changed it.
+
+    Example::
+
+        >>> torch.get_default_dtype()
+        torch.float32
+    """
     return _default_float
 
 
 def set_default_dtype(d: dtype) -> None:
-    """Only ``float32`` can be the default here: WebGPU has no float64."""
-    if d is not float32:
-        raise TypeError(f"set_default_dtype: only torch.float32 is supported on WebGPU, got {d!r}")
+    """Set the dtype that Python floats, ``zeros()``, ``rand()``, layers' parameters ... take
+    (``float32``, ``float64`` or ``float16``). With ``float64`` on WebGPU, new float tensors are held
+    on the host (see the dtypes above), so it is meant for numerics, not for training speed.
+
+    Example::
+
+        >>> torch.set_default_dtype(torch.float64)
+        >>> torch.tensor([1.5]).dtype
+        torch.float64
+        >>> torch.set_default_dtype(torch.float32)
+    """
+    global _default_float
+    if not isinstance(d, dtype):
+        raise TypeError(f"set_default_dtype(): argument 'd' (position 1) must be torch.dtype, not {type(d).__name__}")
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default_float = d
 
 
 _NP_TO_DTYPE = {
-    np.dtype(np.float32): float32, np.dtype(np.float64): float32, np.dtype(np.float16): float16,
+    np.dtype(np.float32): float32, np.dtype(np.float64): float64, np.dtype(np.float16): float16,
     np.dtype(np.int32): int32, np.dtype(np.int64): int64, np.dtype(np.int16): int64,
     np.dtype(np.int8): int64, np.dtype(np.uint8): int64, np.dtype(np.uint16): int64,
     np.dtype(np.uint32): int64, np.dtype(np.uint64): int64, np.dtype(np.bool_): bool_,
@@ -101,26 +150,23 @@ _NP_TO_DTYPE = {
 
 
 def from_numpy_dtype(npd) -> dtype:
-    """The dtype a numpy array of this dtype becomes (float64 becomes float32)."""
+    """The dtype a numpy array of this dtype becomes."""
     try:
         return _NP_TO_DTYPE[np.dtype(npd)]
     except KeyError:
         raise TypeError(f"can't convert np.ndarray of type {np.dtype(npd)}. The only supported types are: "
-                        "float32, float64 (stored as float32), float16, int64, int32, int16, int8, uint8, "
-                        "and bool.") from None
+                        "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.") from None
 
 
 def check_supported(d: dtype, op: str) -> dtype:
     if not isinstance(d, dtype):
         raise TypeError(f"{op}: dtype must be a borch_webgpu dtype such as torch.float32, got {d!r}")
-    if not d.supported:
-        raise TypeError(f"{op}: {d!r} is not supported on WebGPU (it has no 64-bit floats); use torch.float32")
     return d
 
 
 def result_type_of(tensors_dtypes, zero_dim_dtypes=(), scalars=()) -> dtype:
     """PyTorch's promotion: dimensioned tensors win within a category, then 0-d tensors,
-    then Python scalars (which only lift the category: float scalar -> float32, int -> int64).
+    then Python scalars (which only lift the category: float scalar -> the default dtype, int -> int64).
     """
     def best(ds):
         cat, r, out = -1, -1, None
@@ -139,7 +185,7 @@ def result_type_of(tensors_dtypes, zero_dim_dtypes=(), scalars=()) -> dtype:
     if zero_best is not None and (out is None or zero_best.category > out.category):
         out = zero_best
     if scalar_cat >= 0 and (out is None or scalar_cat > out.category):
-        out = (bool_, int64, float32)[scalar_cat]
+        out = (bool_, int64, _default_float)[scalar_cat]
     if out is None:
         raise ValueError("result_type: no operands")
     return out
@@ -164,7 +210,7 @@ _DEFAULT_DTYPE = _DefaultDtype()
 
 class finfo:
     """Machine limits of a floating-point dtype (``torch.finfo``); without an argument, of the
-    default dtype. ``float64`` is described although tensors here cannot hold it.
+    default dtype.
 
     Attributes: ``bits``, ``eps`` (1.0's distance to the next float), ``max``, ``min``, ``tiny`` and
     ``smallest_normal`` (the smallest positive normal number), ``resolution`` (10 ** -decimal digits),

@@ -170,11 +170,11 @@ def tensor_repr(t) -> str:
     if t.device.type != default_device().type:
         suffixes.append(f"device='{t.device}'")
     values = t._host("printing a tensor")
-    has_default_dtype = t.dtype in (_dtype.float32, _dtype.int64, _dtype.bool_)
+    has_default_dtype = t.dtype in (_dtype.get_default_dtype(), _dtype.int64, _dtype.bool_)
     if t.numel() == 0:
         if t.dim() != 1:
             suffixes.append("size=" + str(tuple(t._shape)))
-        if t.dtype is not _dtype.float32:
+        if t.dtype is not _dtype.get_default_dtype():
             suffixes.append("dtype=" + repr(t.dtype))
         body = "[]"
     else:

@@ -7,7 +7,8 @@ import math
 import numpy as np
 
 from . import _dtype
-from .device.gpu_backend import contiguous_strides
+from .device import HOST64, WEBGPU
+from .device.gpu_backend import GPUStorage, contiguous_strides
 
 __all__ = ["Tensor"]
 
@@ -30,6 +31,9 @@ class Tensor:
 
     @classmethod
     def _make(cls, storage, shape, dtype, device, stride=None, offset=0) -> "Tensor":
+        if device is HOST64 or dtype is _dtype.float64 or (
+                storage.__class__ is not GPUStorage and device is not None and device.type == "webgpu"):
+            storage, device, stride, offset = _host64_place(storage, shape, dtype, device, stride, offset)
         t = object.__new__(cls)
         t._storage = storage
         t._shape = tuple(shape)
@@ -80,8 +84,10 @@ class Tensor:
 
     @property
     def device(self):
-        """The device the data lives on: ``webgpu:0`` or ``cpu``."""
-        return self._device
+        """The device the data lives on: ``webgpu:0`` or ``cpu`` (float64 on ``webgpu`` is held on the
+        host but reports ``webgpu:0``; see the dtypes)."""
+        d = self._device
+        return WEBGPU if d is HOST64 else d
 
     @property
     def ndim(self) -> int:
@@ -356,7 +362,13 @@ class Tensor:
         return self.to(_dtype.float16)
 
     def double(self) -> "Tensor":
-        """``to(torch.float64)``: raises, there is no float64 here (see the dtypes)."""
+        """``to(torch.float64)`` (on WebGPU held on the host, see the dtypes).
+
+        Example::
+
+            >>> torch.tensor([1.5]).double()
+            tensor([1.5000], dtype=torch.float64)
+        """
         return self.to(_dtype.float64)
 
     def type(self, dtype=None):
@@ -369,7 +381,8 @@ class Tensor:
         """
         if dtype is None:
             return {"float32": "torch.FloatTensor", "int64": "torch.LongTensor", "int32": "torch.IntTensor",
-                    "bool": "torch.BoolTensor", "float16": "torch.HalfTensor"}[self.dtype.name]
+                    "bool": "torch.BoolTensor", "float16": "torch.HalfTensor",
+                    "float64": "torch.DoubleTensor"}[self.dtype.name]
         return self.to(dtype)
 
 
@@ -395,6 +408,25 @@ def _wrap_dim(dim: int, ndim: int, op: str) -> int:
     if not -n <= dim < n:
         raise IndexError(f"{op}: Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim % n
+
+
+def _host64_place(storage, shape, dtype, device, stride, offset):
+    """Keep the float64 rule of the webgpu device (borch_webgpu/_dtype.py): a float64 tensor made for
+    webgpu is held on the host (its storage is a numpy array, device HOST64); a tensor of another
+    dtype made on the host for webgpu (``x64 > 0``, ``x64.float()``, ``x64.argmax()``) is uploaded."""
+    if dtype is _dtype.float64:
+        if device.type == "webgpu":
+            assert storage.backend.name == "cpu", "a float64 webgpu tensor must have a host storage"
+            device = HOST64
+        return storage, device, stride, offset
+    if storage.__class__ is GPUStorage:
+        return storage, WEBGPU, stride, offset
+    from .device.cpu import BACKEND as CPU_BACKEND
+    from .device.gpu_backend import backend
+    meta = Tensor._make(storage, shape, _dtype.float32, None, stride, offset)  # a view for the cpu backend
+    meta.dtype = dtype
+    arr = CPU_BACKEND.to_numpy(meta)
+    return backend().from_numpy(arr, dtype), WEBGPU, None, 0
 
 
 def _to_api_dtype(arr: np.ndarray, d) -> np.ndarray:

@@ -61,8 +61,26 @@ class device:
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
 
+class _HostWebGPU(device):
+    """The ``webgpu`` device as float64 tensors hold it (WGSL has no f64; see borch_webgpu/_dtype.py):
+    the values are a numpy array and the cpu backend computes them, so every internal dispatch that
+    reads ``tensor._device.type`` sees ``"cpu"``; ``Tensor.device`` reports ``WEBGPU``. Only one
+    instance exists, equal to nothing but itself."""
+
+    __slots__ = ()
+
+    def __eq__(self, other) -> bool:
+        return other is self
+
+    __hash__ = object.__hash__
+
+    def __repr__(self) -> str:
+        return "device(type='webgpu', index=0) [float64, held on the host]"
+
+
 CPU = device("cpu")
 WEBGPU = device("webgpu", 0)
+HOST64 = _HostWebGPU("cpu", 0)
 _default: device | None = None
 
 
@@ -97,10 +115,22 @@ def get_default_device() -> device:
 def canonical(d) -> device:
     if d is None:
         return default_device()
+    if d is HOST64:
+        return HOST64
     d = d if isinstance(d, device) else device(d)
     if d.type == "webgpu":
         return WEBGPU
     return CPU
+
+
+def place(d: device, dtype) -> device:
+    """Where a tensor of ``dtype`` made for device d lives: float64 for ``webgpu`` on the host (HOST64);
+    anything else meant for the host-held device goes back to the GPU."""
+    if d.type == "webgpu":
+        return HOST64 if dtype.name == "float64" else d
+    if d is HOST64 and dtype.name != "float64":
+        return WEBGPU
+    return d
 
 
 def backend_for(d: device):

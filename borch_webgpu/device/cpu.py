@@ -28,6 +28,14 @@ class CPUStorage:
     def nbytes(self) -> int:
         return self.array.nbytes
 
+    @property
+    def bid(self):
+        """A GPU kernel was handed this host storage: a float64 tensor of the webgpu device (held on the
+        host, see borch_webgpu/_dtype.py) met a float32/int tensor in an op that runs on the GPU."""
+        raise TypeError("this op got a float64 tensor together with float32 or integer tensors on webgpu, and "
+                        "it runs on the GPU, which has no float64: convert the operands to one dtype first "
+                        "(.double() for float64 precision, .float() for GPU speed)")
+
 
 class DeferredCPUStorage(CPUStorage):
     """A cpu storage whose values are still on their way from the GPU (``to("cpu", non_blocking=True)``):
@@ -73,7 +81,14 @@ class CPUBackend:
         """A numpy view of tensor t (storage dtype); writes go to the tensor."""
         if capture._active is not None:
             capture._active.host_op("work on the cpu device")
-        a = t._storage.array
+        st = t._storage
+        if not isinstance(st, CPUStorage):
+            # a GPU operand (an index, a mask) of an op that runs here because its data is float64
+            # (held on the host on webgpu): its values, read back; read-only, as writes would be lost
+            a = st.backend.to_numpy(t, "an op on float64 data (held on the host, see the dtypes)")
+            a.flags.writeable = False
+            return a
+        a = st.array
         item = a.itemsize
         return as_strided(a[t._offset:], shape=t._shape, strides=tuple(s * item for s in t._stride))
 

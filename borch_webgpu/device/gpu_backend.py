@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from . import kernels, trace_fusion
+from . import host64, kernels, trace_fusion
 from .capture import f32_word
 from .int64_range import CHECKED_EW, MESSAGES, OP_NAMES, ZERO_CHECKED, ZERO_DIVISION, check_array
 from .layouts import EW, RED
@@ -94,9 +94,13 @@ class GPUBackend:
         self.rt = rt
 
     def empty(self, numel: int, dtype) -> GPUStorage:
+        if dtype.name == "float64":  # held on the host (device/host64.py)
+            return host64.CPU.empty(numel, dtype)
         return GPUStorage(self.rt, numel * dtype.storage_np.itemsize)
 
     def from_numpy(self, arr: np.ndarray, dtype) -> GPUStorage:
+        if dtype.name == "float64":
+            return host64.CPU.from_numpy(arr, dtype)
         if dtype.name == "int64" and arr.dtype.itemsize > 4 and arr.dtype.kind in "iu":
             check_array("int64 tensor", arr)
         a = np.ascontiguousarray(arr, dtype=dtype.storage_np)
@@ -142,6 +146,8 @@ class GPUBackend:
         params: up to three op parameters (floats, read in WGSL with u_param(j)). out: a tensor view to
         write into instead of a new contiguous storage (an in-place op or an assignment)."""
         O = out_dtype or R
+        if host64.needed(operands, C, O) or (out is not None and out._storage.__class__ is not GPUStorage):
+            return host64.elementwise(self, op, operands, C, R, shape, O, params, out, wgsl)
         numel = 1
         for s in shape:
             numel *= s
@@ -238,6 +244,8 @@ class GPUBackend:
 
     def reduce(self, op, x, dims: tuple[int, ...], out_shape, C, R, params=(), wgsl=None) -> GPUStorage:
         """Reduce x over dims: compute in C, result R; params are read in WGSL with u_param(j)."""
+        if host64.needed((x,), C, R):
+            return host64.reduce(self, op, x, dims, out_shape, C, R, params, wgsl)
         kept = [d for d in range(len(x._shape)) if d not in dims]
         M = 1
         for d in kept:

@@ -79,10 +79,10 @@ def _stats(x: Tensor, rm, rv, momentum: float, eps: float, count=None) -> Tensor
     """float32 (2, C): mean and 1 / sqrt(biased var + eps); running stats updated in place, and the
     module's ``num_batches_tracked`` (``count``, with running stats only) incremented."""
     C = x.shape[1]
-    if count is not None and (x.device.type != "webgpu" or rm is None):
+    if count is not None and (x._device.type != "webgpu" or rm is None):
         count.add_(1)   # the cpu device (and a counter without running stats): an op of its own
         count = None
-    if x.device.type == "webgpu":
+    if x._device.type == "webgpu":
         from ..device import gpu_norm
         st = Tensor._make(gpu_norm.stats(x, rm, rv, momentum, eps, count), (2, C), x.dtype, x.device)
     else:
@@ -94,7 +94,7 @@ def _stats(x: Tensor, rm, rv, momentum: float, eps: float, count=None) -> Tensor
 
 
 def _apply(x: Tensor, st: Tensor, w, b) -> Tensor:
-    if x.device.type == "webgpu":
+    if x._device.type == "webgpu":
         from ..device import gpu_norm
         return Tensor._make(gpu_norm.apply(x, st._storage, w, b), x.shape, x.dtype, x.device)
     s = _np(st)
@@ -105,7 +105,7 @@ def _backward(gy: Tensor, x: Tensor, st: Tensor, w, need_x: bool) -> tuple:
     """(dx or None, dw, db) of the fused forward, first order, without autograd."""
     C = x.shape[1]
     gy = gy.contiguous()
-    if x.device.type == "webgpu":
+    if x._device.type == "webgpu":
         from ..device import gpu_norm
         sums = gpu_norm.backward_reduce(gy, x, st._storage)
         dx = None
@@ -167,7 +167,7 @@ def batch_norm_eval(x: Tensor, rm: Tensor, rv: Tensor, w, b, eps: float) -> Tens
     xd = x.detach()
     wd = w.detach() if w is not None else None
     bd = b.detach() if b is not None else None
-    if x.device.type == "webgpu":
+    if x._device.type == "webgpu":
         from ..device import gpu_norm
         y = Tensor._make(gpu_norm.apply_eval(xd, rm, rv, wd, bd, eps), x.shape, x.dtype, x.device)
     else:

@@ -22,7 +22,7 @@ _TARGET = "Target {index} is out of bounds."   # PyTorch's IndexError (nll_loss'
 
 
 def fused_ok(x: Tensor, target: Tensor, weight, label_smoothing: float) -> bool:
-    return (x.device.type == "webgpu" and x.dim() == 2 and target.dim() == 1 and weight is None
+    return (x._device.type == "webgpu" and x.dim() == 2 and target.dim() == 1 and weight is None
             and label_smoothing == 0.0 and x.dtype.name == "float32" and target.dtype.name == "int64"
             and target.device == x.device and x.shape[0] == target.shape[0] and x.numel() > 0)
 

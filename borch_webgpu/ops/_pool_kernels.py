@@ -60,8 +60,9 @@ def _scatter_in_output_order(vals: np.ndarray, pos: np.ndarray, g: PoolGeometry)
     pos = np.broadcast_to(pos, (g.N, g.C, g.OH, g.OW, pos.shape[-1])).reshape(NC, -1)
     keep = pos >= 0
     rows = np.broadcast_to(np.arange(NC)[:, None], pos.shape)
-    dx = np.zeros((NC, g.H * g.W), np.float32)
-    np.add.at(dx, (rows[keep], pos[keep]), vals[keep].astype(np.float32))
+    ft = np.float64 if vals.dtype == np.float64 else np.float32  # float64 data stays float64
+    dx = np.zeros((NC, g.H * g.W), ft)
+    np.add.at(dx, (rows[keep], pos[keep]), vals[keep].astype(ft))
     return dx.reshape(g.N, g.C, g.H, g.W)
 
 
@@ -89,13 +90,14 @@ def _divide(s: np.ndarray, div) -> np.ndarray:
     if s.dtype.kind != "f":  # integers: C's truncating division
         return np.sign(s) * (np.abs(s) // div)
     if isinstance(div, tuple):  # adaptive: / kh / kw
-        return (s / div[0].astype(np.float32)) / div[1].astype(np.float32)
-    return s / div.astype(np.float32)
+        return (s / div[0].astype(s.dtype)) / div[1].astype(s.dtype)
+    return s / div.astype(s.dtype)
 
 
 def np_avg_pool(x: np.ndarray, g: PoolGeometry) -> np.ndarray:
     ih, vh, iw, vw = _windows(g)
-    acc = np.float32 if x.dtype.kind == "f" else np.int32  # integers: int32 sums, as the WGSL kernel
+    # integers: int32 sums, as the WGSL kernel; float64 in float64
+    acc = (np.float64 if x.dtype == np.float64 else np.float32) if x.dtype.kind == "f" else np.int32
     s = np.zeros(x.shape[:2] + (g.OH, g.OW), acc)
     xf = x.astype(acc, copy=False)
     for a in range(ih.shape[1]):
@@ -107,7 +109,7 @@ def np_avg_pool(x: np.ndarray, g: PoolGeometry) -> np.ndarray:
 
 def np_avg_pool_backward(dy: np.ndarray, g: PoolGeometry) -> np.ndarray:
     ih, vh, iw, vw = _windows(g)
-    delta = _divide(dy.astype(np.float32), _avg_divisors(g))
+    delta = _divide(dy.astype(np.float64 if dy.dtype == np.float64 else np.float32), _avg_divisors(g))
     th, tw = ih.shape[1], iw.shape[1]
     pos = (ih[:, None, :, None] * g.W + iw[None, :, None, :])                 # (OH, OW, th, tw)
     ok = vh[:, None, :, None] & vw[None, :, None, :]
@@ -148,7 +150,7 @@ def _cpu(t: Tensor) -> np.ndarray:
 
 
 def _make(data, shape, dtype, device) -> Tensor:
-    if device.type == "cpu":
+    if isinstance(data, np.ndarray):  # the cpu device, and float64 on webgpu (held on the host)
         from ..device.cpu import CPUStorage
         data = CPUStorage(np.ascontiguousarray(data, dtype=dtype.storage_np).reshape(-1))
     return Tensor._make(data, shape, dtype, device)
@@ -157,7 +159,7 @@ def _make(data, shape, dtype, device) -> Tensor:
 def _max_pool(x: Tensor, g: PoolGeometry, name: str) -> tuple[Tensor, Tensor]:
     xd = x.detach()
     shape = (g.N, g.C, g.OH, g.OW)
-    if x.device.type == "webgpu":
+    if x._device.type == "webgpu":
         from ..device import gpu_pool
         vals, idx = gpu_pool.max_forward(xd, g, x.dtype)
     else:
@@ -172,7 +174,7 @@ def _max_pool(x: Tensor, g: PoolGeometry, name: str) -> tuple[Tensor, Tensor]:
 def _max_pool_backward(dy: Tensor, idx: Tensor, g: PoolGeometry) -> Tensor:
     dyd = dy.detach()
     shape = (g.N, g.C, g.H, g.W)
-    if dy.device.type == "webgpu":
+    if dy._device.type == "webgpu":
         from ..device import gpu_pool
         dx = gpu_pool.max_backward(dyd, idx, g, dy.dtype)
     else:
@@ -188,7 +190,7 @@ def _max_pool_backward(dy: Tensor, idx: Tensor, g: PoolGeometry) -> Tensor:
 def _avg_pool(x: Tensor, g: PoolGeometry, name: str) -> Tensor:
     xd = x.detach()
     shape = (g.N, g.C, g.OH, g.OW)
-    if x.device.type == "webgpu":
+    if x._device.type == "webgpu":
         from ..device import gpu_pool
         out = _make(gpu_pool.avg_forward(xd, g, x.dtype), shape, x.dtype, x.device)
     else:
@@ -200,7 +202,7 @@ def _avg_pool(x: Tensor, g: PoolGeometry, name: str) -> Tensor:
 def _avg_pool_backward(dy: Tensor, g: PoolGeometry) -> Tensor:
     dyd = dy.detach()
     shape = (g.N, g.C, g.H, g.W)
-    if dy.device.type == "webgpu":
+    if dy._device.type == "webgpu":
         from ..device import gpu_pool
         out = _make(gpu_pool.avg_backward(dyd, g, dy.dtype), shape, dy.dtype, dy.device)
     else:

@@ -8,7 +8,7 @@ import builtins
 import math
 import warnings
 
-from .. import autograd
+from .. import _dtype, autograd
 from ..tensor import Tensor, _wrap_dim
 from ._registry import OpDef, methods, register
 
@@ -219,7 +219,7 @@ def linalg_cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
 
 
 def _tname(d) -> str:
-    return {"int64": "Long", "int32": "Int", "bool": "Bool", "float32": "Float", "float16": "Half"}[d.name]
+    return _dtype.SCALAR_NAMES[d.name]
 
 
 def cross(input: Tensor, other: Tensor, dim: int | None = None, *, out=None) -> Tensor:

@@ -25,22 +25,27 @@ from ._registry import OpDef, register
 
 __all__ = ["conv1d", "conv2d", "conv_transpose2d"]
 
-_TYPES = {"float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_TYPES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
 
 
 # ---- numpy references (the cpu device) ---------------------------------------------------------------
+def _ft(a: np.ndarray) -> type:
+    """The float type the references compute in: float64 for float64 data, else float32."""
+    return np.float64 if a.dtype == np.float64 else np.float32
+
+
 def _np_padded(x: np.ndarray, g: Geometry) -> np.ndarray:
     """x zero-padded to exactly the rows and columns the output windows reach (from -PH, -PW)."""
     hp = (g.OH - 1) * g.SH + (g.KH - 1) * g.DH + 1
     wp = (g.OW - 1) * g.SW + (g.KW - 1) * g.DW + 1
-    out = np.zeros(x.shape[:2] + (max(hp, g.PH + g.H), max(wp, g.PW + g.W)), np.float32)
+    out = np.zeros(x.shape[:2] + (max(hp, g.PH + g.H), max(wp, g.PW + g.W)), x.dtype)
     out[:, :, g.PH:g.PH + g.H, g.PW:g.PW + g.W] = x
     return out
 
 
 def _np_cols(x: np.ndarray, g: Geometry) -> np.ndarray:
     """im2col: (NB, G, CG*KH*KW, OH*OW)."""
-    xp = _np_padded(x.astype(np.float32, copy=False), g)
+    xp = _np_padded(x.astype(_ft(x), copy=False), g)
     s = xp.strides
     win = np.lib.stride_tricks.as_strided(
         xp, (g.NB, g.C, g.KH, g.KW, g.OH, g.OW),
@@ -50,18 +55,19 @@ def _np_cols(x: np.ndarray, g: Geometry) -> np.ndarray:
 
 def np_conv_fwd(x: np.ndarray, w: np.ndarray, b: np.ndarray | None, g: Geometry) -> np.ndarray:
     cols = _np_cols(x, g)
-    wr = w.astype(np.float32).reshape(g.G, g.CO // g.G, cols.shape[2])
+    wr = w.astype(cols.dtype).reshape(g.G, g.CO // g.G, cols.shape[2])
     y = np.matmul(wr[None], cols).reshape(g.NB, g.CO, g.OH, g.OW)
     if b is not None:
-        y = y + b.astype(np.float32).reshape(1, -1, 1, 1)
+        y = y + b.astype(cols.dtype).reshape(1, -1, 1, 1)
     return y
 
 
 def np_conv_dgrad(dy: np.ndarray, w: np.ndarray, g: Geometry) -> np.ndarray:
-    wr = w.astype(np.float32).reshape(g.G, g.CO // g.G, (g.C // g.G) * g.KH * g.KW)
-    d = dy.astype(np.float32).reshape(g.NB, g.G, g.CO // g.G, g.OH * g.OW)
+    ft = _ft(dy)
+    wr = w.astype(ft).reshape(g.G, g.CO // g.G, (g.C // g.G) * g.KH * g.KW)
+    d = dy.astype(ft).reshape(g.NB, g.G, g.CO // g.G, g.OH * g.OW)
     cols = np.matmul(np.swapaxes(wr, 1, 2)[None], d).reshape(g.NB, g.C, g.KH, g.KW, g.OH, g.OW)
-    xp = np.zeros((g.NB, g.C) + _np_padded(np.zeros((0, 0, g.H, g.W), np.float32), g).shape[2:], np.float32)
+    xp = np.zeros((g.NB, g.C) + _np_padded(np.zeros((0, 0, g.H, g.W), ft), g).shape[2:], ft)
     for kh in range(g.KH):
         for kw in range(g.KW):
             h0, w0 = kh * g.DH, kw * g.DW
@@ -71,7 +77,7 @@ def np_conv_dgrad(dy: np.ndarray, w: np.ndarray, g: Geometry) -> np.ndarray:
 
 def np_conv_wgrad(dy: np.ndarray, x: np.ndarray, g: Geometry) -> np.ndarray:
     cols = _np_cols(x, g)                                                  # (NB, G, K, P)
-    d = dy.astype(np.float32).reshape(g.NB, g.G, g.CO // g.G, g.OH * g.OW)
+    d = dy.astype(cols.dtype).reshape(g.NB, g.G, g.CO // g.G, g.OH * g.OW)
     P = g.NB * g.OH * g.OW
     a = d.transpose(1, 2, 0, 3).reshape(g.G, g.CO // g.G, P)               # (G, COG, NB*P)
     b = cols.transpose(1, 0, 3, 2).reshape(g.G, P, cols.shape[2])          # (G, NB*P, K)
@@ -102,7 +108,7 @@ def _cpu(t: Tensor) -> np.ndarray:
 
 
 def _wrap(arr_or_storage, shape, like: Tensor) -> Tensor:
-    if like.device.type == "cpu":
+    if like._device.type == "cpu":
         from ..device.cpu import CPUStorage
         arr = np.ascontiguousarray(arr_or_storage, dtype=like.dtype.storage_np).reshape(-1)
         return Tensor._make(CPUStorage(arr), shape, like.dtype, like.device)
@@ -112,7 +118,7 @@ def _wrap(arr_or_storage, shape, like: Tensor) -> Tensor:
 def _conv_fwd(x: Tensor, w: Tensor, b: Tensor | None, g: Geometry) -> Tensor:
     xd, wd, bd = x.detach(), w.detach(), (b.detach() if b is not None else None)
     shape = (g.NB, g.CO, g.OH, g.OW)
-    if x.device.type == "webgpu":
+    if x._device.type == "webgpu":
         from ..device import gpu_conv
         out = _wrap(gpu_conv.forward(xd, wd, bd, g, x.dtype), shape, x)
     else:
@@ -133,7 +139,7 @@ def _conv_fwd(x: Tensor, w: Tensor, b: Tensor | None, g: Geometry) -> Tensor:
 def _conv_dgrad(dy: Tensor, w: Tensor, g: Geometry) -> Tensor:
     dyd, wd = dy.detach(), w.detach()
     shape = (g.NB, g.C, g.H, g.W)
-    if dy.device.type == "webgpu":
+    if dy._device.type == "webgpu":
         from ..device import gpu_conv
         out = _wrap(gpu_conv.input_grad(dyd, wd, g, dy.dtype), shape, dy)
     else:
@@ -151,14 +157,14 @@ def _conv_wgrad(dy: Tensor, x: Tensor, g: Geometry, with_bias: bool = False) -> 
     """(dw, db): db (the bias gradient, dy summed over batch and pixels) only when with_bias."""
     dyd, xd = dy.detach(), x.detach()
     shape = (g.CO, g.C // g.G, g.KH, g.KW)
-    if dy.device.type == "webgpu":
+    if dy._device.type == "webgpu":
         from ..device import gpu_conv
         dw_s, db_s = gpu_conv.weight_grad(dyd, xd, g, dy.dtype, with_bias)
         dw = _wrap(dw_s, shape, dy)
         db = _wrap(db_s, (g.CO,), dy) if with_bias else None
     else:
         dw = _wrap(np_conv_wgrad(_cpu(dyd), _cpu(xd), g), shape, dy)
-        db = _wrap(_cpu(dyd).astype(np.float32).sum((0, 2, 3)), (g.CO,), dy) if with_bias else None
+        db = _wrap(_cpu(dyd).astype(_ft(_cpu(dyd))).sum((0, 2, 3)), (g.CO,), dy) if with_bias else None
 
     def back(gdw, gdb=None):
         gdy = _conv_fwd(x, gdw, None, g) if dy.requires_grad else None

@@ -114,21 +114,31 @@ def _infer(data) -> tuple[np.ndarray, _dtype.dtype]:
         return arr, data.dtype
     elif isinstance(data, (list, tuple)):
         arr = _nested_to_numpy("tensor", data)
-        if arr.size == 0 and arr.dtype == np.float64:
-            return arr.astype(np.float32), _dtype.float32
+        if arr.dtype == np.float64 and not _has_numpy_f64(data):  # Python floats: the default dtype
+            return arr, _dtype.get_default_dtype()
     elif isinstance(data, (builtins.bool, np.bool_)):
         arr = np.array(data, dtype=np.bool_)
     elif isinstance(data, numbers.Integral):
         arr = np.array(builtins.int(data)) if -(2 ** 63) <= data < 2 ** 63 else None
         if arr is None:
             raise OverflowError(f"tensor: value {data} does not fit in int32 (int64 is held as int32 on WebGPU)")
+    elif isinstance(data, np.floating):
+        arr = np.array(data)
     elif isinstance(data, numbers.Real):
-        arr = np.array(builtins.float(data))
+        return np.array(builtins.float(data)), _dtype.get_default_dtype()
     else:
         raise TypeError(f"tensor(): could not infer dtype of {type(data).__name__}")
     if arr.dtype.kind in "iu" and arr.dtype == np.int32 and not isinstance(data, np.ndarray):
         arr = arr.astype(np.int64)
     return arr, _dtype.from_numpy_dtype(arr.dtype)
+
+
+def _has_numpy_f64(data) -> bool:
+    """Whether nested data holds a numpy float64 (a scalar or an array), which keeps float64 as in
+    PyTorch; Python floats take the default dtype."""
+    if isinstance(data, (list, tuple)):
+        return any(_has_numpy_f64(x) for x in data)
+    return isinstance(data, (np.ndarray, np.generic)) and data.dtype == np.float64
 
 
 def tensor(data, dtype=None, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
@@ -155,8 +165,15 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
 
 
 def from_numpy(ndarray: np.ndarray) -> Tensor:
-    """A tensor with the array's values. WebGPU memory cannot alias numpy's, so this copies;
-    float64 arrays become float32 (WebGPU has no float64)."""
+    """A tensor with the array's values and dtype (float64 stays float64). WebGPU memory cannot alias
+    numpy's, so this copies.
+
+    Example::
+
+        >>> import numpy as np
+        >>> torch.from_numpy(np.array([0.1, 0.2])) * 3
+        tensor([0.3000, 0.6000], dtype=torch.float64)
+    """
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
     return _from_host("from_numpy", ndarray, _dtype.from_numpy_dtype(ndarray.dtype), None)
@@ -205,7 +222,7 @@ def _filled(op: str, shape, value, dtype, device, requires_grad: bool) -> Tensor
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
-    return _filled("zeros", _shape_arg("zeros", size), 0, dtype or _dtype.float32, device, requires_grad)
+    return _filled("zeros", _shape_arg("zeros", size), 0, dtype or _dtype.get_default_dtype(), device, requires_grad)
 
 
 def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -217,13 +234,13 @@ def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
         >>> (torch.ones(2, 3) * 2).sum().item()
         12.0
     """
-    return _filled("ones", _shape_arg("ones", size), 1, dtype or _dtype.float32, device, requires_grad)
+    return _filled("ones", _shape_arg("ones", size), 1, dtype or _dtype.get_default_dtype(), device, requires_grad)
 
 
 def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """An uninitialised tensor (here: zeros on the cpu device, whatever the pool held on WebGPU)."""
     shape = _shape_arg("empty", size)
-    dtype = _dtype.check_supported(dtype or _dtype.float32, "empty")
+    dtype = _dtype.check_supported(dtype or _dtype.get_default_dtype(), "empty")
     dev = canonical(device)
     t = Tensor._make(backend_for(dev).empty(math.prod(shape), dtype), shape, dtype, dev)
     if requires_grad:
@@ -271,7 +288,7 @@ def arange(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad:
     if dtype is not None and dtype.name == "bool":
         raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
     if dtype is None:
-        dtype = _dtype.float32 if is_float else _dtype.int64
+        dtype = _dtype.get_default_dtype() if is_float else _dtype.int64
     n = builtins.int(math.ceil((end - start) / step))
     arr = start + np.arange(n, dtype=np.float64) * step
     if dtype.category != 2:
@@ -291,10 +308,10 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: 
         raise RuntimeError("linspace: number of steps must be non-negative")
     start = start.item() if isinstance(start, Tensor) else start
     end = end.item() if isinstance(end, Tensor) else end
-    d = dtype or _dtype.float32
+    d = dtype or _dtype.get_default_dtype()
     # PyTorch's kernel: the first half from start, the second from end, in the output's float type
     # (double steps for integer outputs)
-    ft = np.float32 if d.is_floating_point else np.float64
+    ft = np.float32 if d.is_floating_point and d.name != "float64" else np.float64
     s, e = ft(start), ft(end)
     if steps == 1:
         arr = np.array([s])
@@ -305,7 +322,7 @@ def linspace(start, end, steps: int, *, dtype=None, device=None, requires_grad: 
         arr = np.where(np.arange(steps) < half, s + step * i, e - step * (ft(steps - 1) - i))
     if d.category == 1:
         arr = np.trunc(arr).astype(np.int64)
-    return _from_host("linspace", arr if d.category == 1 else arr.astype(np.float32), d, device, requires_grad)
+    return _from_host("linspace", arr if d.category == 1 else arr.astype(ft), d, device, requires_grad)
 
 
 def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -313,14 +330,14 @@ def eye(n: int, m: int | None = None, *, dtype=None, device=None, requires_grad:
     m = n if m is None else m
     if n < 0 or m < 0:
         raise RuntimeError(f"eye: n and m must be non-negative, got {n} and {m}")
-    return _from_host("eye", np.eye(n, m, dtype=np.float32), dtype or _dtype.float32, device, requires_grad)
+    return _from_host("eye", np.eye(n, m), dtype or _dtype.get_default_dtype(), device, requires_grad)
 
 
 def to_copy(t: Tensor, dev, dt, non_blocking: bool = False) -> Tensor:
     """Copy ``t`` to another device and/or dtype (Tensor.to). ``non_blocking`` from WebGPU to the cpu
     starts the copy and returns at once: the values are waited for when first used."""
     from ..autograd.grad_mode import is_grad_enabled
-    if non_blocking and t.device.type == "webgpu" and dev.type == "cpu" and dt is t.dtype and \
+    if non_blocking and t._device.type == "webgpu" and dev.type == "cpu" and dt is t.dtype and \
             not (t.requires_grad and is_grad_enabled()) and t.dtype.storage_np == t.dtype.np:
         return Tensor._make(t._backend().to_cpu_later(t), t._shape, dt, dev)
     if dev != t.device:
@@ -386,8 +403,8 @@ def _to(self, *args, **kwargs) -> Tensor:
         elif a is not None:
             raise TypeError(f"to() received an invalid combination of arguments: {a!r}")
     dt = _dtype.check_supported(dt, "to") if dt is not None else self.dtype
-    dev = dev if dev is not None else self._device
-    if dev == self._device and dt is self.dtype and not copy:
+    dev = dev if dev is not None else self.device
+    if dev == self.device and dt is self.dtype and not copy:
         return self
     return to_copy(self, dev, dt, non_blocking=non_blocking)
 

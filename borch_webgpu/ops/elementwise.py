@@ -105,7 +105,7 @@ def _fix_scalar(x, C):
 
 
 def _floatify(d):
-    return d if d.is_floating_point else _dtype.float32
+    return d if d.is_floating_point else _dtype.get_default_dtype()
 
 
 def dtypes_for(op: OpDef, args):
@@ -122,8 +122,8 @@ def dtypes_for(op: OpDef, args):
     if rule in ("compare", "logical"):
         C = res if res.name != "bool" else _dtype.bool_
         return C, _dtype.bool_, _dtype.bool_
-    if rule == "predicate":
-        return _dtype.float32, _dtype.bool_, _dtype.bool_
+    if rule == "predicate":  # isnan, isinf ...: float64 is tested as float64
+        return (_dtype.float64 if res.name == "float64" else _dtype.float32), _dtype.bool_, _dtype.bool_
     if rule == "where":
         res = promote(args[1:])
         C = res if res.name != "bool" else _dtype.int32
@@ -181,7 +181,7 @@ def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None, out: 
 def _fold_into_producer(name: str, self: Tensor) -> bool:
     """On webgpu: whether the dispatch that just wrote all of self (a fresh contiguous result) took op
     ``name`` as its epilogue (Runtime.take_epilogue), so that no kernel of its own is needed."""
-    if self.device.type != "webgpu" or self._offset != 0 or not self.is_contiguous():
+    if self._device.type != "webgpu" or self._offset != 0 or not self.is_contiguous():
         return False
     from ..device.gpu_backend import backend
     return backend().rt.take_epilogue(name, self._storage.bid, self.numel())
@@ -439,7 +439,7 @@ POW_SCALAR = register(OpDef("_pow_scalar", "unary", ("ops_unary.wgsl", "pow_scal
                             backward=lambda g, a, out, p: (g * p * pow(a, p - 1) if p != 2 else g * 2 * a,),
                             extra={"grad_name": "PowBackward0", "golden": "pow"}))
 RPOW_SCALAR = register(OpDef("_rpow_scalar", "unary", ("ops_unary.wgsl", "rpow_scalar"),
-                             lambda a, p: np.power(np.float32(p), a), dtype_rule="float", tol=(1e-5, 1e-6),
+                             lambda a, p: np.power(a.dtype.type(p), a), dtype_rule="float", tol=(1e-5, 1e-6),
                              backward=lambda g, a, out, p: (g * out * (math.log(p) if p > 0 else
                                                                        (0.0 if p == 0 else float("nan"))),),
                              extra={"grad_name": "PowBackward1", "golden": "pow", "saves_out": True}))
@@ -658,7 +658,7 @@ def lerp(input, end, weight, *, out=None) -> Tensor:
 
 
 def _tname(d) -> str:
-    return {"int64": "Long", "int32": "Int", "bool": "Bool", "float32": "Float", "float16": "Half"}[d.name]
+    return _dtype.SCALAR_NAMES[d.name]
 
 
 # ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------

@@ -45,6 +45,16 @@ def _np_check(op: str, idx: np.ndarray, size: int, exc: type, msg, negative: boo
             raise exc(msg(i, size) if callable(msg) else msg.format(index=i, size=size))
 
 
+def _host_words(idx: Tensor) -> np.ndarray:
+    """The words of idx's storage as numpy; read back when idx is on the GPU and the data is float64
+    (held on the host on webgpu, borch_webgpu/_dtype.py)."""
+    st = idx._storage
+    if hasattr(st, "array"):
+        return st.array
+    whole = Tensor._make(st, (st.nbytes // 4,), idx.dtype, idx.device)
+    return st.backend.to_numpy(whole, "indexing float64 data")
+
+
 def _take(x: Tensor, dim: int, idx: Tensor, idx_strides, out_shape, exc: type, msg, negative: bool = False, *,
           op: str | None = None) -> Tensor:
     """out[c] = x[c with c[dim] := idx at c] (no autograd). idx_strides: idx's stride per out dim;
@@ -54,13 +64,13 @@ def _take(x: Tensor, dim: int, idx: Tensor, idx_strides, out_shape, exc: type, m
     if op is None:
         op = entry_function()
     out_shape = tuple(out_shape)
-    if x.device.type == "webgpu":
+    if x._device.type == "webgpu":
         from ..device import gpu_index
         storage = gpu_index.take(x, dim, idx, idx_strides, out_shape, exc, msg, op, negative)
         return Tensor._make(storage, out_shape, x.dtype, x.device)
     b = x._backend()
     xv = b.view(x)
-    iv = np.lib.stride_tricks.as_strided(idx._storage.array[idx._offset:], shape=out_shape,
+    iv = np.lib.stride_tricks.as_strided(_host_words(idx)[idx._offset:], shape=out_shape,
                                          strides=tuple(s * 4 for s in idx_strides)).astype(np.int64)
     size = x._shape[dim]
     _np_check(op, iv, size, exc, msg, negative)
@@ -85,14 +95,14 @@ def _put(out: Tensor, dim: int, idx: Tensor, idx_strides, src, src_shape, accumu
     src_shape = tuple(src_shape)
     if isinstance(src, Tensor) and src.dtype is not out.dtype:
         src = src.to(out.dtype)
-    if out.device.type == "webgpu":
+    if out._device.type == "webgpu":
         from ..device import gpu_index
         gpu_index.put(out, dim, idx, idx_strides, src, src_shape, accumulate, exc, msg, op)
         out._bump_version()
         return
     b = out._backend()
     ov = b.view(out)
-    iv = np.lib.stride_tricks.as_strided(idx._storage.array[idx._offset:], shape=src_shape,
+    iv = np.lib.stride_tricks.as_strided(_host_words(idx)[idx._offset:], shape=src_shape,
                                          strides=tuple(s * 4 for s in idx_strides)).astype(np.int64)
     size = out._shape[dim]
     _np_check(op, iv, size, exc, msg, False)

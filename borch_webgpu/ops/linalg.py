@@ -32,8 +32,9 @@ __all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "ger", "addmm", "baddbmm
 # part covers the large results. atol 1e-4 keeps a 5x margin for K up to ~1024 at |x| <= 1 (|x| <= 2
 # with K <= 300 gives the same scale). Integers are exact.
 TOL = (1e-5, 1e-4)
-_NAMES = {"float32": "float", "float16": "c10::Half", "int64": "long int", "int32": "int", "bool": "bool"}
-_SCALAR = {"float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
+          "bool": "bool"}
+_SCALAR = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
 
 
 def _reg(name: str, block: str, ref, doc: str, file: str = "matmul.wgsl") -> OpDef:
@@ -59,7 +60,7 @@ def _np_gemm(a: Tensor, b: Tensor, c: Tensor | None, alpha, beta, dtype) -> np.n
     """The cpu device's kernel (and the reference): float32, int32 or (int64) int64 accumulation."""
     from ..device.cpu import BACKEND
     av, bv = BACKEND.view(a), BACKEND.view(b)
-    acc = np.float32 if dtype.is_floating_point else dtype.np.type
+    acc = (np.float64 if dtype.name == "float64" else np.float32) if dtype.is_floating_point else dtype.np.type
     av, bv = av.astype(acc, copy=False), bv.astype(acc, copy=False)
     shape = np.broadcast_shapes(av.shape[:-2], bv.shape[:-2]) + (av.shape[-2], bv.shape[-1])
     with np.errstate(all="ignore"):
@@ -91,7 +92,7 @@ def _gemm(a: Tensor, b: Tensor, c: Tensor | None = None, alpha=1, beta=1, name: 
     N = b._shape[-1]
     batch = tuple(np.broadcast_shapes(a._shape[:-2], b._shape[:-2]))
     shape = batch + (M, N)
-    dt, dev = a.dtype, a.device
+    dt, dev = a.dtype, a._device  # float64 on webgpu: the host device (borch_webgpu/_dtype.py)
     use_c = c is not None and beta != 0
     ae = a.detach().expand(batch + (M, K))
     be = b.detach().expand(batch + (K, N))

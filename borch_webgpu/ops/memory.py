@@ -49,7 +49,7 @@ def _check_result(op: str, self: Tensor, r: Tensor) -> None:
         raise RuntimeError(f"{op}: output with shape {list(self._shape)} doesn't match the broadcast shape "
                            f"{list(r._shape)}")
     if not can_cast(r.dtype, self.dtype):
-        names = {"float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+        names = _dtype.SCALAR_NAMES
         raise RuntimeError(f"{op}: result type {names[r.dtype.name]} can't be cast to the desired output type "
                            f"{names[self.dtype.name]}")
 

@@ -273,7 +273,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         if num_classes <= 0:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
         return zeros(tuple(tensor.shape) + (num_classes,), dtype=_dtype.int64, device=tensor.device)
-    on_cpu = tensor.device.type == "cpu"
+    on_cpu = tensor._device.type == "cpu"
     if on_cpu and builtins.int(tensor.min().item()) < 0:
         raise RuntimeError("Class values must be non-negative.")
     if num_classes == -1:

@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from .. import _dtype
-from ..device import backend_for, canonical, capture
+from ..device import backend_for, canonical, capture, place
 from ..tensor import Tensor
 from ._registry import OpDef, api, methods, register
 from .memory import assign, check_leaf_write
@@ -171,8 +171,8 @@ def _fill(mode: str, shape, dtype, device, a: float, b: float, generator=None, o
     gen = generator or default_generator
     n = math.prod(shape)
     key, start = gen._take(n * (2 if mode == "normal" else 1))
-    dev = canonical(device) if out is None else out.device
-    if dev.type == "webgpu":
+    dev = place(canonical(device), dtype) if out is None else out._device
+    if dev.type == "webgpu":  # (float64 is drawn on the host, as float32 samples widened)
         from ..device import gpu_random
         if out is not None and out.is_contiguous():
             gpu_random.fill(mode, out._storage, out._offset, dtype, n, key, start, a, b)
@@ -191,7 +191,7 @@ def _fill(mode: str, shape, dtype, device, a: float, b: float, generator=None, o
 
 
 def _float_dtype(op: str, dtype):
-    d = dtype or _dtype.float32
+    d = dtype or _dtype.get_default_dtype()
     _dtype.check_supported(d, op)
     if not d.is_floating_point:
         names = {"int64": "Long", "int32": "Int", "bool": "Bool"}

@@ -73,8 +73,8 @@ ARGMAX = _red("argmax", lambda a, dims: _np_argext(a, dims, np.nanargmax, True),
 ARGMIN = _red("argmin", lambda a, dims: _np_argext(a, dims, np.nanargmin, False), tol=(0, 0), state_words=2)
 ALL = _red("all", lambda a, dims: np.all(a != 0, axis=dims), tol=(0, 0))
 ANY = _red("any", lambda a, dims: np.any(a != 0, axis=dims), tol=(0, 0))
-VAR = _red("var", lambda a, dims, c: _np_var(a, dims, c).astype(np.float32), tol=(2e-5, 1e-6), state_words=3)
-STD = _red("std", lambda a, dims, c: np.sqrt(_np_var(a, dims, c)).astype(np.float32), tol=(2e-5, 1e-6),
+VAR = _red("var", lambda a, dims, c: _np_var(a, dims, c).astype(_out_float(a)), tol=(2e-5, 1e-6), state_words=3)
+STD = _red("std", lambda a, dims, c: np.sqrt(_np_var(a, dims, c)).astype(_out_float(a)), tol=(2e-5, 1e-6),
            state_words=3)
 LOGSUMEXP = _red("logsumexp", lambda a, dims: _np_lse(a, dims), tol=(2e-6, 2e-6), state_words=2)
 _NORM_REFS = {
@@ -91,6 +91,11 @@ SOFTMAX = register(OpDef("softmax", "composite", None, None, tol=(2e-6, 1e-7), d
 LOG_SOFTMAX = register(OpDef("log_softmax", "composite", None, None, tol=(2e-6, 2e-6), doc="x - max - log(sum)"))
 MAX = register(OpDef("max", "composite", None, None, tol=(0, 0), doc="amax, or (values, indices) with dim"))
 MIN = register(OpDef("min", "composite", None, None, tol=(0, 0), doc="amin, or (values, indices) with dim"))
+
+
+def _out_float(a) -> type:
+    """The float type a reference returns for values a: float64 for float64, else float32."""
+    return np.float64 if a.dtype == np.float64 else np.float32
 
 
 def _np_argext(a, dims, fn, largest):
@@ -121,7 +126,7 @@ def _np_lse(a, dims):
     with np.errstate(all="ignore"):
         m = np.max(a, axis=dims, keepdims=True) if a.size else np.zeros([1] * a.ndim, a.dtype)
         m = np.where(np.isfinite(m), m, 0)
-        return (np.log(np.sum(np.exp(a - m), axis=dims)) + np.squeeze(m, axis=dims)).astype(np.float32)
+        return (np.log(np.sum(np.exp(a - m), axis=dims)) + np.squeeze(m, axis=dims)).astype(_out_float(a))
 
 
 def _expand_back(g: Tensor, shape, dims, keepdim: bool) -> Tensor:

@@ -29,7 +29,7 @@ from ._registry import OpDef, api, methods, register
 
 __all__ = ["cumsum", "cumprod", "sort", "argsort", "topk", "msort"]
 
-_NAMES = {"float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
 
 
 # ---- numpy references (the cpu device runs them) ---------------------------------------------------------
@@ -125,7 +125,7 @@ def _dim(op: str, x: Tensor, dim) -> int:
 
 
 def _no_half_on_gpu(op: str, x: Tensor) -> None:
-    if x.device.type == "webgpu" and x.dtype.name == "float16":
+    if x._device.type == "webgpu" and x.dtype.name == "float16":
         raise TypeError(f"{op}: float16 is not supported by the WebGPU scan and sort kernels; use .float()")
 
 
@@ -144,7 +144,7 @@ def _scan(op: OpDef, x: Tensor, d: int, C, R, reverse: bool = False) -> Tensor:
     """x scanned along d (computing in C, stored as R); 0-d tensors scan as one element."""
     if x.dim() == 0:
         return _as_shape(_scan(op, _as_shape(x, (1,)), 0, C, R, reverse), ())
-    if x.device.type == "cpu":
+    if x._device.type == "cpu":
         a = x._backend().view(x)
         with np.errstate(all="ignore"):
             r = op.ref(a, d, reverse) if reverse else op.ref(a, d)
@@ -164,7 +164,7 @@ def _sort_kernel(op: str, x: Tensor, d: int, descending: bool, k: int) -> tuple[
         v, i = _sort_kernel(op, _as_shape(x, (1,)), 0, descending, 1)
         return _as_shape(v, ()), _as_shape(i, ())
     shape = x._shape[:d] + (k,) + x._shape[d + 1:]
-    if x.device.type == "cpu":
+    if x._device.type == "cpu":
         a = x._backend().view(x)
         idx = np.take(_np_argsort(a, d, descending), np.arange(k), axis=d)
         vals = np.take_along_axis(a, idx, axis=d)
@@ -177,7 +177,7 @@ def _sort_kernel(op: str, x: Tensor, d: int, descending: bool, k: int) -> tuple[
 
 def _take(src: Tensor, idx: Tensor, d: int) -> Tensor:
     """out[..., j, ...] = src[..., idx[..., j], ...] along d (differentiable in src)."""
-    if src.device.type == "cpu":
+    if src._device.type == "cpu":
         a = src._backend().view(src)
         out = _from_np(np.take_along_axis(a, idx._backend().view(idx).astype(np.int64), axis=d), idx._shape,
                        src.dtype, src.device)
@@ -193,7 +193,7 @@ def _put(src: Tensor, idx: Tensor, d: int, n: int) -> Tensor:
     """Zeros with dim d of size n and out[..., idx[..., j], ...] = src[..., j, ...] (differentiable in src);
     the indices of each row are distinct."""
     shape = idx._shape[:d] + (n,) + idx._shape[d + 1:]
-    if src.device.type == "cpu":
+    if src._device.type == "cpu":
         z = np.zeros(shape, dtype=src.dtype.storage_np)
         if idx.numel():
             np.put_along_axis(z, idx._backend().view(idx).astype(np.int64), src._backend().view(src), axis=d)

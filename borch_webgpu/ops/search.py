@@ -53,13 +53,13 @@ HISTC = register(OpDef("histc", "search", ("index.wgsl", "put"), None, tol=(0, 0
 BINCOUNT = register(OpDef("bincount", "search", ("index.wgsl", "put"), None, tol=(1e-6, 1e-6),
                           doc="an accumulating put of ones (or of the weights)", extra={"messages": True}))
 
-_NAMES = {"float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
 
 
 def _search(seq: Tensor, vals: Tensor, per_row: int, right: bool, out_dtype) -> Tensor:
     """The kernel on contiguous seq (rows of its last dim) and vals (rows of per_row values)."""
     shape = vals._shape
-    if vals.device.type == "cpu":
+    if vals._device.type == "cpu":
         b = seq._backend()
         rows = math.prod(seq._shape[:-1])
         s = b.view(seq).reshape(rows, seq._shape[-1])
@@ -114,7 +114,7 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, rig
     for t in (seq, input):
         if t.dtype.name == "bool":
             raise NotImplementedError("\"searchsorted_out_cpu\" not implemented for 'Bool'")
-        if t.dtype.name == "float16" and t.device.type == "webgpu":
+        if t.dtype.name == "float16" and t._device.type == "webgpu":
             raise TypeError(f"{op}: float16 is not supported by the WebGPU search kernel; use .float()")
     common = _dtype.result_type_of([seq.dtype, input.dtype])
     seq = seq.detach().to(common).contiguous()

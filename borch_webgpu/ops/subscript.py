@@ -185,7 +185,7 @@ def _check_adv(v: Tensor, adv, op: str, msg=None) -> None:
     for k, (d, t) in enumerate(adv):
         size = v._shape[d]
         m = _adv_message(k) if msg is None else msg
-        if v.device.type != "webgpu":
+        if v._device.type != "webgpu":
             _np_check(op, t._host("indexing"), size, IndexError, m)
         elif t.numel():
             probe = zeros(size if size else 1, dtype=_dtype.int32, device=v.device)

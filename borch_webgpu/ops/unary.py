@@ -25,7 +25,8 @@ UNARY: dict[str, OpDef] = {}
 
 def _np_erf(x):
     import math as m
-    return np.vectorize(m.erf, otypes=[np.float32])(x) if np.asarray(x).size else np.asarray(x, np.float32)
+    ft = np.float64 if np.asarray(x).dtype == np.float64 else np.float32
+    return np.vectorize(m.erf, otypes=[ft])(x) if np.asarray(x).size else np.asarray(x, ft)
 
 
 def _sig(x):
@@ -153,7 +154,7 @@ _u("erf", lambda a: _np_erf(a), lambda g, a, out: (g * 1.1283791670955126 * exp(
 
 
 def _tname(d) -> str:
-    return {"int64": "Long", "int32": "Int", "bool": "Bool", "float32": "Float", "float16": "Half"}[d.name]
+    return _dtype.SCALAR_NAMES[d.name]
 
 
 def _unary_fn(name, doc, bool_error=None, int_ok=True, bool_ok=True):
@@ -284,7 +285,7 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A0
     if isinstance(min, builtins.float) or isinstance(max, builtins.float) or \
             (isinstance(min, Tensor) and min.dtype.is_floating_point) or \
             (isinstance(max, Tensor) and max.dtype.is_floating_point):
-        dt = dt if dt.is_floating_point else _dtype.float32
+        dt = dt if dt.is_floating_point else _dtype.get_default_dtype()
     if dt.is_floating_point:
         lo = -math.inf if min is None else min
         hi = math.inf if max is None else max

@@ -43,13 +43,13 @@ _MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | n
 
 
 # ---- source indices and weights, as PyTorch's kernels compute them ------------------------------------
-def _scale(in_size: int, out_size: int, align_corners: bool, scale_factor) -> np.float32:
-    """area_pixel_compute_scale<float>."""
+def _scale(in_size: int, out_size: int, align_corners: bool, scale_factor, ft=np.float32) -> np.float32:
+    """area_pixel_compute_scale<float> (<double> for float64 data: ft)."""
     if align_corners:
-        return np.float32(in_size - 1) / np.float32(out_size - 1) if out_size > 1 else np.float32(0)
+        return ft(in_size - 1) / ft(out_size - 1) if out_size > 1 else ft(0)
     if scale_factor is not None and scale_factor > 0:
-        return np.float32(1.0 / scale_factor)
-    return np.float32(in_size) / np.float32(out_size)
+        return ft(1.0 / scale_factor)
+    return ft(in_size) / ft(out_size)
 
 
 def nearest_indices(in_size: int, out_size: int, scale_factor) -> np.ndarray:
@@ -62,26 +62,27 @@ def nearest_indices(in_size: int, out_size: int, scale_factor) -> np.ndarray:
     return np.minimum(np.floor(dst.astype(np.float32) * s).astype(np.int64), in_size - 1)
 
 
-def linear_weights(in_size: int, out_size: int, align_corners: bool, scale_factor):
-    """(i0, i1, l0, l1): out[d] = l0[d] * x[i0[d]] + l1[d] * x[i1[d]]."""
+def linear_weights(in_size: int, out_size: int, align_corners: bool, scale_factor, ft=np.float32):
+    """(i0, i1, l0, l1): out[d] = l0[d] * x[i0[d]] + l1[d] * x[i1[d]] (weights in ft)."""
     dst = np.arange(out_size)
     if out_size == in_size:
-        return dst, dst, np.ones(out_size, np.float32), np.zeros(out_size, np.float32)
-    s = _scale(in_size, out_size, align_corners, scale_factor)
-    d = dst.astype(np.float32)
+        return dst, dst, np.ones(out_size, ft), np.zeros(out_size, ft)
+    s = _scale(in_size, out_size, align_corners, scale_factor, ft)
+    d = dst.astype(ft)
     if align_corners:
         real = s * d
     else:
-        real = np.maximum(s * (d + np.float32(0.5)) - np.float32(0.5), np.float32(0))
+        real = np.maximum(s * (d + ft(0.5)) - ft(0.5), ft(0))
     i0 = np.minimum(np.floor(real).astype(np.int64), in_size - 1)
-    l1 = np.clip(real - i0.astype(np.float32), np.float32(0), np.float32(1)).astype(np.float32)
+    l1 = np.clip(real - i0.astype(ft), ft(0), ft(1)).astype(ft)
     i1 = i0 + (i0 < in_size - 1)
-    return i0, i1, (np.float32(1) - l1).astype(np.float32), l1
+    return i0, i1, (ft(1) - l1).astype(ft), l1
 
 
-def table(in_hw, out_hw, mode: str, align_corners: bool, factors) -> np.ndarray:
+def table(in_hw, out_hw, mode: str, align_corners: bool, factors, ft=np.float32) -> np.ndarray:
     """The float32 source table of wgsl/upsample.wgsl: per output row then column (i0, i1, l0, l1);
-    per input row then column the (first, last) output that reads it ((1, 0) when none)."""
+    per input row then column the (first, last) output that reads it ((1, 0) when none). ft=float64:
+    the table (and the weights PyTorch computes in double) for float64 data, on the host."""
     per_dim = []
     for d in range(2):
         I, O = in_hw[d], out_hw[d]
@@ -93,7 +94,7 @@ def table(in_hw, out_hw, mode: str, align_corners: bool, factors) -> np.ndarray:
             i0 = i1 = nearest_indices(I, O, f)
             l0, l1 = np.ones(O, np.float32), np.zeros(O, np.float32)
         else:
-            i0, i1, l0, l1 = linear_weights(I, O, align_corners, f)
+            i0, i1, l0, l1 = linear_weights(I, O, align_corners, f, ft)
         o = np.arange(O)
         first, last = np.full(I, O, np.int64), np.full(I, -1, np.int64)
         for idx in (i0, i1):
@@ -103,7 +104,7 @@ def table(in_hw, out_hw, mode: str, align_corners: bool, factors) -> np.ndarray:
         first[none], last[none] = 1, 0
         per_dim.append((np.stack([i0, i1, l0, l1], 1), np.stack([first, last], 1)))
     parts = [per_dim[0][0], per_dim[1][0], per_dim[0][1], per_dim[1][1]]
-    return np.concatenate([p.astype(np.float32).reshape(-1) for p in parts])
+    return np.concatenate([p.astype(ft).reshape(-1) for p in parts])
 
 
 def _split(tab: np.ndarray, in_hw, out_hw):
@@ -116,7 +117,7 @@ def _split(tab: np.ndarray, in_hw, out_hw):
 def np_resample(x: np.ndarray, tab: np.ndarray, out_hw, mode: str) -> np.ndarray:
     """The cpu device's kernel: wgsl/upsample.wgsl's expression, in float32."""
     r, c = _split(tab, x.shape[2:], out_hw)
-    x = x.astype(np.float32, copy=False)
+    x = x.astype(tab.dtype, copy=False)
     h0, h1, w0, w1 = (a.astype(np.int64) for a in (r[:, 0], r[:, 1], c[:, 0], c[:, 1]))
     if mode == "nearest":
         return x[:, :, h0[:, None], w0[None, :]]
@@ -138,7 +139,7 @@ def np_resample_backward(dy: np.ndarray, tab: np.ndarray, in_hw, mode: str) -> n
     w = [c[:, 0].astype(np.int64), c[:, 1].astype(np.int64)]
     lh, lw = [r[:, 2], r[:, 3]], [c[:, 2], c[:, 3]]
     terms = {"nearest": [(0, 0)], "linear": [(0, 0), (0, 1)], "bilinear": [(0, 0), (0, 1), (1, 0), (1, 1)]}[mode]
-    g = dy.astype(np.float32).reshape(N * C, OH, OW)
+    g = dy.astype(tab.dtype).reshape(N * C, OH, OW)
     pos, vals = [], []
     with np.errstate(all="ignore"):
         for a, b in terms:
@@ -152,7 +153,7 @@ def np_resample_backward(dy: np.ndarray, tab: np.ndarray, in_hw, mode: str) -> n
     pos = np.broadcast_to(np.stack(pos, -1)[None], (N * C, OH, OW, len(terms))).reshape(N * C, -1)
     vals = np.stack(vals, -1).reshape(N * C, -1)
     rows = np.broadcast_to(np.arange(N * C)[:, None], pos.shape)
-    dx = np.zeros((N * C, H * W), np.float32)
+    dx = np.zeros((N * C, H * W), tab.dtype)
     np.add.at(dx, (rows, pos), vals)
     return dx.reshape(N, C, H, W)
 
@@ -163,7 +164,7 @@ def _cpu(t: Tensor) -> np.ndarray:
 
 
 def _make(data, shape, like: Tensor) -> Tensor:
-    if like.device.type == "cpu":
+    if like._device.type == "cpu":
         from ..device.cpu import CPUStorage
         data = CPUStorage(np.ascontiguousarray(data, dtype=like.dtype.storage_np).reshape(-1))
     return Tensor._make(data, shape, like.dtype, like.device)
@@ -177,7 +178,9 @@ def _gpu_table(key: tuple) -> Tensor:
 
 
 def _tab_for(x: Tensor, key: tuple):
-    return _gpu_table(key) if x.device.type == "webgpu" else table(*key)
+    if x.dtype.name == "float64":
+        return table(*key, ft=np.float64)
+    return _gpu_table(key) if x._device.type == "webgpu" else table(*key)
 
 
 def _resample(x: Tensor, key: tuple) -> Tensor:
@@ -185,7 +188,7 @@ def _resample(x: Tensor, key: tuple) -> Tensor:
     out_hw, mode = key[1], key[2]
     shape = tuple(x._shape[:2]) + tuple(out_hw)
     xd = x.detach()
-    if x.device.type == "webgpu":
+    if x._device.type == "webgpu":
         from ..device import gpu_upsample
         y = _make(gpu_upsample.forward(xd, _tab_for(x, key), out_hw, mode, x.dtype), shape, x)
     else:
@@ -200,7 +203,7 @@ def _resample_backward(dy: Tensor, key: tuple) -> Tensor:
     in_hw, mode = key[0], key[2]
     shape = tuple(dy._shape[:2]) + tuple(in_hw)
     dyd = dy.detach()
-    if dy.device.type == "webgpu":
+    if dy._device.type == "webgpu":
         from ..device import gpu_upsample
         dx = _make(gpu_upsample.backward(dyd, _tab_for(dy, key), in_hw, mode, dy.dtype), shape, dy)
     else:

@@ -15,7 +15,7 @@ __all__ = ["eligible", "touched", "sgd_multi_tensor", "adam_multi_tensor"]
 
 
 def eligible(group: dict, p: Tensor, grad: Tensor, *state) -> bool:
-    if p.device.type != "webgpu" or group.get("differentiable"):
+    if p._device.type != "webgpu" or group.get("differentiable"):
         return False
     for t in (p, grad) + state:
         if t is None:

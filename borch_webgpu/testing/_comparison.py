@@ -254,10 +254,8 @@ def assert_close(actual: Any, expected: Any, *, allow_subclasses: bool = True, r
     matches NaN only with ``equal_nan``. Python numbers, bools and None compare too, and so do
     sequences and mappings of them, element by element.
 
-    numpy float64 arrays become float32 tensors here (there is no float64), so they get float32's
-    tolerances.
-
     Default tolerances (give both ``rtol`` and ``atol``, or neither): float32 ``1.3e-6`` / ``1e-5``,
+    float64 ``1e-7`` / ``1e-7``,
     float16 ``1e-3`` / ``1e-5``, Python floats ``1e-7`` / ``1e-7``, integers and bools exact; with two
     dtypes, the looser.
 

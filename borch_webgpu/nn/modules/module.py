@@ -334,7 +334,8 @@ class Module:
         return self._apply(lambda t: t.half() if t.is_floating_point() else t)
 
     def double(self) -> "Module":
-        """float64 does not exist on WebGPU: raises TypeError for floating-point parameters."""
+        """Cast floating-point parameters and buffers to float64 (on WebGPU they are then held on the
+        host and computed by the cpu kernels: see ``torch.dtype``)."""
         return self._apply(lambda t: t.double() if t.is_floating_point() else t)
 
     # ---- hooks and calls ------------------------------------------------------------------------------------
