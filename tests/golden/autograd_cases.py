@@ -24,6 +24,14 @@ AUTOGRAD_SNIPPETS = [
                              "z.requires_grad, torch.is_grad_enabled()]"),
     ("no_grad decorator", X + "@torch.no_grad()\ndef f(t):\n    return t * 2\nresult = [f(x).requires_grad]"),
     ("inference_mode", X + "with torch.inference_mode():\n    y = x * 2\nresult = [y.requires_grad]"),
+    ("is_inference", X + "with torch.inference_mode():\n    y = x * 2; v = x[0]; d = x.detach(); z = torch.zeros(2, device=dev)"
+                     "\n    with torch.inference_mode(False):\n        w = y * 2; g = torch.is_grad_enabled()"
+                     "\nwith torch.no_grad():\n    n = x * 2\n"
+                     "try:\n    torch.is_inference(3)\nexcept TypeError as e:\n    err = str(e)\n"
+                     "result = [y.is_inference(), v.is_inference(), d.is_inference(), z.is_inference(), "
+                     "w.is_inference(), g, n.is_inference(), x.is_inference(), (y + 1).is_inference(), "
+                     "y[0].is_inference(), y.detach().is_inference(), y.view(3, 2).is_inference(), "
+                     "y.clone().is_inference(), y.data.is_inference(), torch.is_inference(y), y.requires_grad, err]"),
     ("detach", X + "d = x.detach(); y = (d * x).sum(); y.backward(); result = [x.grad, d.requires_grad]"),
     ("requires_grad_", "a = torch.tensor([1.0, 2.0], device=dev); a.requires_grad_(); (a * a).sum().backward(); "
                        "result = [a.grad]"),
