@@ -76,6 +76,21 @@ AUTOGRAD_SNIPPETS = [
                                 "type(x.sum().grad_fn).__name__, repr(type(x.exp().grad_fn)), "
                                 "type((x * 2).sum().grad_fn.next_functions[0][0]).__name__, "
                                 "type((x * 2).grad_fn) is type((x * 3).grad_fn)]"),
+    ("Linear grad_fn class names", "names = []\nfor bias in (True, False):\n"
+                                   "    lin = torch.nn.Linear(3, 4, bias=bias).to(dev)\n"
+                                   "    for shape in [(3,), (2, 3), (2, 5, 3), (2, 1, 5, 3), (0, 3)]:\n"
+                                   "        y = lin(torch.ones(shape, device=dev))\n"
+                                   "        names += [type(y.grad_fn).__name__, y._base is None]\n"
+                                   "        if len(shape) != 2:\n"
+                                   "            names.append(type(y.grad_fn.next_functions[0][0]).__name__)\n"
+                                   "result = names"),
+    ("linear gradients through the renamed views", X + W.replace("w = torch.tensor([0.3, -0.7, 1.1]",
+                                                                 "w = torch.tensor([[0.3, -0.7], [1.1, 0.4], [-0.2, 0.9]]")
+     + "b = torch.tensor([0.1, 0.2, -0.3], device=dev, requires_grad=True)\n"
+       "y1 = torch.nn.functional.linear(x[0, :2], w, b); y2 = torch.nn.functional.linear(x[:, :2], w)\n"
+       "y3 = torch.nn.functional.linear(x[:, :2].reshape(2, 1, 2), w); y4 = torch.nn.functional.linear(x[1, 1:], w)\n"
+       "((y1 * y1).sum() + (y2 * 3).sum() + (y3 ** 2).sum() + (y4 * y4).sum()).backward()\n"
+       "result = [y1, y2, y3, y4, x.grad, w.grad, b.grad]"),
     ("retain_grad sees the user's hooks", X + "y = x * 2\ny.retain_grad()\ny.register_hook(lambda g: g * 10)\n"
                                             "z = x * 3\nz.register_hook(lambda g: g + 1)\nz.retain_grad()\n"
                                             "(y + z).sum().backward()\nresult = [y.grad, z.grad, x.grad]"),
