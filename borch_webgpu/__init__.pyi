@@ -128,6 +128,7 @@ from ._dtype import int32 as int32
 from ._dtype import int64 as int64
 from .ops.type_queries import is_floating_point as is_floating_point
 from .autograd.grad_mode import is_grad_enabled as is_grad_enabled
+from .ops.type_queries import is_inference as is_inference
 from .autograd.grad_mode import is_inference_mode_enabled as is_inference_mode_enabled
 from .ops.type_queries import is_tensor as is_tensor
 from .ops.compare import isclose as isclose

@@ -13,6 +13,16 @@ from .device.gpu_backend import GPUStorage, contiguous_strides
 __all__ = ["Tensor"]
 
 
+class _GradMode:
+    """The grad-mode switches (autograd/grad_mode.py's ``STATE``; kept here, below autograd, because
+    ``Tensor._make`` marks tensors made inside ``inference_mode()``)."""
+    grad_enabled = True
+    inference = False
+
+
+_GRAD_MODE = _GradMode()
+
+
 class Tensor:
     """A multi-dimensional array on the ``cpu`` or ``webgpu`` device (``torch.Tensor``)."""
 
@@ -51,7 +61,9 @@ class Tensor:
         t._base = None
         t._view_src_fn = None
         t._view_fn = None
-        t._ver = [0]  # version counter, shared by views and detach(); .data gets its own
+        # version counter, shared by views and detach(); .data gets its own. Made inside inference_mode() it
+        # is an _InferenceVersion, so views share that mark (is_inference()) as they share the counter
+        t._ver = _InferenceVersion((0,)) if _GRAD_MODE.inference else [0]
         return t
 
     # ---- properties -----------------------------------------------------------------------
@@ -197,7 +209,10 @@ class Tensor:
     @property
     def data(self) -> "Tensor":
         """The values without the graph; unlike detach(), in-place changes through it are not tracked."""
-        return Tensor._make(self._storage, self._shape, self.dtype, self._device, self._stride, self._offset)
+        t = Tensor._make(self._storage, self._shape, self.dtype, self._device, self._stride, self._offset)
+        if type(self._ver) is _InferenceVersion:
+            t._ver = _InferenceVersion((0,))
+        return t
 
     @data.setter
     def data(self, other: "Tensor") -> None:
@@ -384,6 +399,12 @@ class Tensor:
                     "bool": "torch.BoolTensor", "float16": "torch.HalfTensor",
                     "float64": "torch.DoubleTensor"}[self.dtype.name]
         return self.to(dtype)
+
+
+class _InferenceVersion(list):
+    """The version counter of a tensor made inside ``inference_mode()`` (a list, as the others are)."""
+
+    __slots__ = ()
 
 
 class Size(tuple):

@@ -120,7 +120,7 @@ def _class(cls) -> list[str]:
                 name in slots:
             continue
         out += _member(name, members[name])
-    return out
+    return out if len(out) > 1 else out + ["    ..."]  # a class with no members still needs a body
 
 
 def tensor_stub() -> str:

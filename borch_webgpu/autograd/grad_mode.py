@@ -3,16 +3,10 @@ from __future__ import annotations
 
 import functools
 
+from ..tensor import _GRAD_MODE as STATE  # the switches live below autograd (Tensor._make reads one)
+
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled"]
-
-
-class _State:
-    grad_enabled = True
-    inference = False
-
-
-STATE = _State()
 
 
 def is_grad_enabled() -> bool:
@@ -90,15 +84,24 @@ class set_grad_enabled(_Mode):
 
 
 class inference_mode(_Mode):
-    """Like ``no_grad`` (here the two are the same: tensors made inside never record a graph)."""
+    """Like ``no_grad``, and tensors made inside are inference tensors (``Tensor.is_inference()``);
+    ``inference_mode(False)`` turns both off again inside (grad recording on), as PyTorch's does.
+
+    Example::
+
+        >>> x = torch.ones(2, requires_grad=True)
+        >>> with torch.inference_mode():
+        ...     y = x * 2
+        >>> y.requires_grad, y.is_inference()
+        (False, True)
+    """
 
     def __init__(self, mode: bool = True):
         self.mode = bool(mode)
 
     def __enter__(self):
         self.prev = (STATE.grad_enabled, STATE.inference)
-        if self.mode:
-            STATE.grad_enabled, STATE.inference = False, True
+        STATE.grad_enabled, STATE.inference = not self.mode, self.mode
 
     def __exit__(self, *exc):
         STATE.grad_enabled, STATE.inference = self.prev

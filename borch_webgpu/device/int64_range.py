@@ -11,12 +11,14 @@ words in WGSL on ``webgpu``, both wrapping at 2**64 as PyTorch's int64 does).
 kernels record the first overflow in the error buffer (device/gpu_errors.py) and it is raised at
 the next read, the end of the enclosing ``torch.scope()``, or at the op with launch blocking.
 
-Where the devices differ (never by a wrong number): on WebGPU an int64 matmul is the checked
-``mul`` then ``sum`` (ops/linalg.py), so a product past int32 raises even when the total
-would fit, where ``cpu`` returns it. An accumulating put (``index_add``, ``scatter_add``,
-``index_put_(accumulate=True)``) is exact on both: on WebGPU its atomic adds carry into high words kept
-in a scratch buffer, so the 64-bit total does not depend on the order they run in, and only a total
-that does not fit raises. Float ops never bind the error buffer; an int64 op that
+Matrix products (matmul, mm, bmm, mv, dot, einsum's contractions) are exact on both devices: on WebGPU
+each product and the running sum are two 32-bit words (device/gpu_matmul_int64.py), so the result is
+PyTorch's whenever it fits, also when products or partial sums did not. So is an accumulating put
+(``index_add``, ``scatter_add``, ``index_put_(accumulate=True)``): on WebGPU its atomic adds carry into
+high words kept in a scratch buffer, so the 64-bit total does not depend on the order they run in, and
+only a total that does not fit raises. Where the devices differ (never by a wrong number): addmm and
+baddbmm check the product before adding ``input`` on WebGPU, so a product past int32 that ``input``
+brings back raises there (``cpu`` adds in int64 first). Float ops never bind the error buffer; an int64 op that
 checks counts as a dispatch that can fail, so a ``torch.scope()`` holding one (and no read) waits
 for the GPU at its end, as for the index kernels.
 

@@ -1,7 +1,7 @@
-"""``F.affine_grid`` and ``F.grid_sample`` (2-D and 3-D; bilinear / trilinear and nearest), written with
-differentiable ops after ATen's GridSampler: each output point gathers its 2^d neighbours from the
-flattened input and weighs them by the fractional parts of its coordinates, so autograd gives the
-gradients for the input (a scatter of the gather) and for the grid (through the weights)."""
+"""``F.affine_grid`` and ``F.grid_sample`` (2-D and 3-D; bilinear / trilinear and nearest; bicubic in 2-D),
+written with differentiable ops after ATen's GridSampler: each output point gathers its 2^d neighbours (4 x 4
+for bicubic) from the flattened input and weighs them by the fractional parts of its coordinates, so autograd
+gives the gradients for the input (a scatter of the gather) and for the grid (through the weights)."""
 from __future__ import annotations
 
 import itertools
@@ -19,7 +19,8 @@ __all__ = ["affine_grid", "grid_sample"]
 register(OpDef("affine_grid", "nn", None, None, tol=(1e-5, 1e-6), extra={"messages": True},
                doc="the sampling grid of a batch of affine matrices: base grid @ theta^T"))
 register(OpDef("grid_sample", "nn", None, None, tol=(1e-5, 1e-5), extra={"messages": True},
-               doc="input sampled at grid points: bilinear (trilinear) or nearest, zeros / border / reflection"))
+               doc="input sampled at grid points: bilinear (trilinear), nearest or bicubic (2-D), zeros / border / "
+                   "reflection"))
 
 _ALIGN = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since 1.3.0. Please "
           "specify align_corners=True if the old behavior is desired. See the documentation of grid_sample for "
@@ -95,14 +96,65 @@ def _reflect(x: Tensor, twice_low: int, twice_high: int) -> Tensor:
     return where(flips.fmod(2) == 0, extra + lo, span - extra + lo)
 
 
-def _source(coord: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
-    """Grid coordinates in [-1, 1] to input positions along one dim, with the padding applied."""
-    x = (coord + 1) / 2 * (size - 1) if align_corners else ((coord + 1) * size - 1) / 2
+def _unnormalize(coord: Tensor, size: int, align_corners: bool) -> Tensor:
+    return (coord + 1) / 2 * (size - 1) if align_corners else ((coord + 1) * size - 1) / 2
+
+
+def _padded(x: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
+    """ATen's compute_coordinates: positions folded back (reflection) and clipped (border, reflection)."""
     if padding_mode == "reflection":
         x = _reflect(x, 0, 2 * (size - 1)) if align_corners else _reflect(x, -1, 2 * size - 1)
     if padding_mode in ("border", "reflection"):
         x = x.clamp(0, size - 1)
     return x
+
+
+def _source(coord: Tensor, size: int, padding_mode: str, align_corners: bool) -> Tensor:
+    """Grid coordinates in [-1, 1] to input positions along one dim, with the padding applied."""
+    return _padded(_unnormalize(coord, size, align_corners), size, padding_mode, align_corners)
+
+
+def _cubic_weights(t: Tensor) -> list:
+    """ATen's get_cubic_upsample_coefficients (A = -0.75): the weights of taps -1, 0, 1, 2 at fraction t."""
+    a = -0.75
+
+    def near(x):   # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):    # 1 < |x| < 2
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def _bicubic(flat: Tensor, grid: Tensor, sizes, padding_mode: str, align_corners: bool) -> Tensor:
+    """(N, C, L) bicubic samples of flat (N, C, H * W) at grid (N, Ho, Wo, 2), as ATen does it: 4 x 4 taps
+    around the unpadded position, each tap's integer position padded on its own (zeros outside)."""
+    from .elementwise import where
+    n, c = flat.shape[0], flat.shape[1]
+    h, w = sizes
+    length = int(np.prod(grid.shape[1:-1]))
+    xs = _unnormalize(grid[..., 0].reshape(n, length), w, align_corners)
+    ys = _unnormalize(grid[..., 1].reshape(n, length), h, align_corners)
+    x0, y0 = xs.detach().floor(), ys.detach().floor()
+    wx, wy = _cubic_weights(xs - x0), _cubic_weights(ys - y0)
+
+    def taps(base, size):
+        out = []
+        for off in (-1, 0, 1, 2):
+            q = _padded(base + off, size, padding_mode, align_corners)
+            out.append(((q >= 0) & (q <= size - 1), q.clamp(0, size - 1).to(_dtype.int64)))
+        return out
+    tx, ty = taps(x0, w), taps(y0, h)
+    out = None
+    for i, (oky, iy) in enumerate(ty):
+        row = None
+        for j, (okx, ix) in enumerate(tx):
+            vals = flat.gather(2, (iy * w + ix).unsqueeze(1).expand(n, c, length))
+            term = where((oky & okx).unsqueeze(1), vals, 0.0) * wx[j].unsqueeze(1)
+            row = term if row is None else row + term
+        term = row * wy[i].unsqueeze(1)
+        out = term if out is None else out + term
+    return out
 
 
 def _check_sample(input: Tensor, grid: Tensor, mode: str) -> None:
@@ -132,8 +184,9 @@ def _check_sample(input: Tensor, grid: Tensor, mode: str) -> None:
 def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
                 align_corners: bool | None = None) -> Tensor:
     """Sample (N, C, H, W) ``input`` at the (N, Ho, Wo, 2) ``grid`` points (x, y in [-1, 1]; also 3-D:
-    (N, C, D, H, W) with an (N, Do, Ho, Wo, 3) grid). ``mode``: 'bilinear' or 'nearest'; ``padding_mode``:
-    'zeros', 'border' or 'reflection'. ``mode='bicubic'`` is not implemented here and raises.
+    (N, C, D, H, W) with an (N, Do, Ho, Wo, 3) grid). ``mode``: 'bilinear', 'nearest' or (2-D only)
+    'bicubic' (PyTorch's cubic convolution, A = -0.75, over 4 x 4 taps); ``padding_mode``: 'zeros', 'border'
+    or 'reflection'. Differentiable with respect to the input and the grid.
 
     Example::
 
@@ -155,9 +208,6 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
         warnings.warn(_ALIGN, stacklevel=2)
         align_corners = False
     _check_sample(input, grid, mode)
-    if mode == "bicubic":
-        raise NotImplementedError("grid_sample: mode='bicubic' is not implemented in borch_webgpu; use 'bilinear' "
-                                  "or 'nearest'")
     n, c, *sizes = tuple(input.shape)
     out_sp = tuple(grid.shape[1:-1])
     length = int(np.prod(out_sp))
@@ -179,7 +229,9 @@ def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mod
         vals = flat.gather(2, idx.unsqueeze(1).expand(n, c, length))
         return vals * where(ok, weight, 0.0).unsqueeze(1)
 
-    if mode == "nearest":  # a weight of one that depends on the grid: PyTorch gives the grid a zero gradient
+    if mode == "bicubic":
+        out = _bicubic(flat, grid, sizes, padding_mode, align_corners)
+    elif mode == "nearest":  # a weight of one that depends on the grid: PyTorch gives the grid a zero gradient
         out = pick([p.detach().round() for p in pos], pos[0] * 0 + 1)
     else:
         lows = [p.detach().floor() for p in pos]

@@ -6,9 +6,8 @@ shape checks, views and reshapes. On ``webgpu`` the core runs wgsl/matmul.wgsl o
 own strides (device/gpu_matmul.py: transposed or sliced operands are not copied); on ``cpu`` it
 runs the numpy reference :func:`_np_gemm`. int32 products accumulate in int32 and wrap, as
 PyTorch's do. int64 (held as int32) never wraps: the cpu device accumulates in numpy's int64 and
-raises ``OverflowError`` when the result does not fit; on webgpu an int64 product is the checked
-int64 kernels' ``(a[..., :, :, None] * b[..., None, :, :]).sum(-2)``, which raises when a product or
-the result does not fit (device/int64_range.py).
+raises ``OverflowError`` when the result does not fit; on webgpu the products and their sum are exact
+in two 32-bit words (device/gpu_matmul_int64.py) and the same result raises (device/int64_range.py).
 """
 from __future__ import annotations
 
@@ -120,9 +119,12 @@ def _gemm(a: Tensor, b: Tensor, c: Tensor | None = None, alpha=1, beta=1, name: 
 
 
 def _int64_gemm(a: Tensor, b: Tensor, c: Tensor | None, alpha, beta) -> Tensor:
-    """int64 on webgpu: products and their sum in the checked int64 kernels (never a wrapped value)."""
-    from .reduce import sum as _sum
-    r = _sum(a.unsqueeze(-1) * b.unsqueeze(-3), -2)
+    """int64 on webgpu: products and their sum exact in 64 bits (device/gpu_matmul_int64.py), the result
+    checked against int32's range (never a wrapped value)."""
+    from ..device import gpu_matmul_int64
+    batch, (m, k), n = a._shape[:-2], a._shape[-2:], b._shape[-1]
+    a3, b3 = a.reshape(-1, m, k), b.reshape(-1, k, n)
+    r = Tensor._make(gpu_matmul_int64.gemm(a3, b3), batch + (m, n), a.dtype, a.device)
     if alpha != 1:
         r = r * alpha
     if c is not None:

@@ -45,9 +45,9 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     from .linalg import _foldable, _gemm, _mm_shapes, _same_dtype, matmul
     _check_tensor("linear", "input", 1, input)
     _check_tensor("linear", "weight", 2, weight)
-    if input.dim() >= 2 and weight.dim() == 2 and _foldable(input):
+    if input.dim() >= 1 and weight.dim() == 2 and _foldable(input):
         lead, k = input.shape[:-1], input.shape[-1]
-        a = input.reshape(math.prod(lead), k)
+        a = input.reshape(math.prod(lead), k) if input.dim() != 2 else input
         wt = weight.t()
         _mm_shapes(a, wt)
         _same_dtype("addmm_impl_cpu_", a, wt)
@@ -55,9 +55,24 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
             _check_tensor("linear", "bias", 3, bias)
             bias.detach().expand(a.shape[0], wt.shape[1])  # PyTorch's error when bias does not broadcast
         out = _gemm(a, wt, bias, name="AddmmBackward0" if bias is not None else "MmBackward0")
-        return out.reshape(tuple(lead) + (wt.shape[1],))
+        return out if input.dim() == 2 else _linear_out(out, tuple(lead) + (wt.shape[1],), bias is None)
     out = matmul(input, weight.t())
     return out + bias if bias is not None else out
+
+
+def _linear_out(out: Tensor, shape: tuple, no_bias: bool) -> Tensor:
+    """The (B, out_features) GEMM result seen as ``shape``, with the grad_fn PyTorch's linear gives it:
+    ViewBackward0 after addmm; after mm, SqueezeBackward4 for a 1-D input and UnsafeViewBackward0 above 2-D."""
+    if not no_bias:
+        return out.reshape(shape)
+    from .views import make_view
+    from ..device.gpu_backend import contiguous_strides
+    res = make_view(out, shape, contiguous_strides(shape), out._offset)
+    res._base = None  # _unsafe_view and this squeeze give a tensor of its own, not a view of the GEMM output
+    gemm_shape = out._shape
+    autograd.record("SqueezeBackward4" if len(shape) == 1 else "UnsafeViewBackward0", [out], [res],
+                    lambda g: (g.reshape(gemm_shape),))
+    return res
 
 
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:

@@ -1,4 +1,5 @@
-"""Type queries on tensors and numbers: ``torch.result_type``, ``is_tensor``, ``is_floating_point``
+"""Type queries on tensors and numbers: ``torch.result_type``, ``is_tensor``, ``is_floating_point``,
+``is_inference``
 (the dtype-only ones, ``promote_types`` and ``can_cast``, are in _dtype.py, below Tensor)."""
 from __future__ import annotations
 
@@ -7,11 +8,11 @@ import numbers
 
 import numpy as np
 
-from ..tensor import Tensor
+from ..tensor import Tensor, _InferenceVersion
 from .._dtype import dtype, result_type_of
-from ._registry import methods
+from ._registry import api, methods
 
-__all__ = ["result_type", "is_tensor", "is_floating_point"]
+__all__ = ["result_type", "is_tensor", "is_floating_point", "is_inference"]
 
 
 def result_type(tensor, other) -> dtype:
@@ -66,5 +67,24 @@ def is_floating_point(input) -> bool:
     return input.dtype.is_floating_point
 
 
+def is_inference(input) -> bool:
+    """True for a tensor made inside ``torch.inference_mode()`` (and for views of one, wherever they are
+    taken); False for every other tensor, including views of ordinary tensors taken inside the mode and
+    results computed from an inference tensor outside it (``Tensor.is_inference()`` too).
+
+    Example::
+
+        >>> x = torch.ones(2)
+        >>> with torch.inference_mode():
+        ...     y = x * 2
+        >>> y.is_inference(), y[0].is_inference(), (y + 1).is_inference(), torch.is_inference(x)
+        (True, True, False, False)
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(f"is_inference(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return type(input._ver) is _InferenceVersion
+
+
+api("is_inference", is_inference)
 methods(("result_type", result_type), ("is_tensor", is_tensor), ("is_floating_point", is_floating_point),
         tensor=False)

@@ -24,6 +24,14 @@ AUTOGRAD_SNIPPETS = [
                              "z.requires_grad, torch.is_grad_enabled()]"),
     ("no_grad decorator", X + "@torch.no_grad()\ndef f(t):\n    return t * 2\nresult = [f(x).requires_grad]"),
     ("inference_mode", X + "with torch.inference_mode():\n    y = x * 2\nresult = [y.requires_grad]"),
+    ("is_inference", X + "with torch.inference_mode():\n    y = x * 2; v = x[0]; d = x.detach(); z = torch.zeros(2, device=dev)"
+                     "\n    with torch.inference_mode(False):\n        w = y * 2; g = torch.is_grad_enabled()"
+                     "\nwith torch.no_grad():\n    n = x * 2\n"
+                     "try:\n    torch.is_inference(3)\nexcept TypeError as e:\n    err = str(e)\n"
+                     "result = [y.is_inference(), v.is_inference(), d.is_inference(), z.is_inference(), "
+                     "w.is_inference(), g, n.is_inference(), x.is_inference(), (y + 1).is_inference(), "
+                     "y[0].is_inference(), y.detach().is_inference(), y.view(3, 2).is_inference(), "
+                     "y.clone().is_inference(), y.data.is_inference(), torch.is_inference(y), y.requires_grad, err]"),
     ("detach", X + "d = x.detach(); y = (d * x).sum(); y.backward(); result = [x.grad, d.requires_grad]"),
     ("requires_grad_", "a = torch.tensor([1.0, 2.0], device=dev); a.requires_grad_(); (a * a).sum().backward(); "
                        "result = [a.grad]"),
@@ -68,6 +76,21 @@ AUTOGRAD_SNIPPETS = [
                                 "type(x.sum().grad_fn).__name__, repr(type(x.exp().grad_fn)), "
                                 "type((x * 2).sum().grad_fn.next_functions[0][0]).__name__, "
                                 "type((x * 2).grad_fn) is type((x * 3).grad_fn)]"),
+    ("Linear grad_fn class names", "names = []\nfor bias in (True, False):\n"
+                                   "    lin = torch.nn.Linear(3, 4, bias=bias).to(dev)\n"
+                                   "    for shape in [(3,), (2, 3), (2, 5, 3), (2, 1, 5, 3), (0, 3)]:\n"
+                                   "        y = lin(torch.ones(shape, device=dev))\n"
+                                   "        names += [type(y.grad_fn).__name__, y._base is None]\n"
+                                   "        if len(shape) != 2:\n"
+                                   "            names.append(type(y.grad_fn.next_functions[0][0]).__name__)\n"
+                                   "result = names"),
+    ("linear gradients through the renamed views", X + W.replace("w = torch.tensor([0.3, -0.7, 1.1]",
+                                                                 "w = torch.tensor([[0.3, -0.7], [1.1, 0.4], [-0.2, 0.9]]")
+     + "b = torch.tensor([0.1, 0.2, -0.3], device=dev, requires_grad=True)\n"
+       "y1 = torch.nn.functional.linear(x[0, :2], w, b); y2 = torch.nn.functional.linear(x[:, :2], w)\n"
+       "y3 = torch.nn.functional.linear(x[:, :2].reshape(2, 1, 2), w); y4 = torch.nn.functional.linear(x[1, 1:], w)\n"
+       "((y1 * y1).sum() + (y2 * 3).sum() + (y3 ** 2).sum() + (y4 * y4).sum()).backward()\n"
+       "result = [y1, y2, y3, y4, x.grad, w.grad, b.grad]"),
     ("retain_grad sees the user's hooks", X + "y = x * 2\ny.retain_grad()\ny.register_hook(lambda g: g * 10)\n"
                                             "z = x * 3\nz.register_hook(lambda g: g + 1)\nz.retain_grad()\n"
                                             "(y + z).sum().backward()\nresult = [y.grad, z.grad, x.grad]"),

@@ -203,6 +203,17 @@ def _grid_sample():
            ("empty spatial dim", u((2, 3, 0, 5)), u((2, 6, 7, 2)), {}),
            ("int64 input", ints((2, 3, 4, 5)), u((2, 6, 7, 2)), {})]
     out += [case(c, x, g, id=f"error: {name}", align_corners=False, **kw) for name, x, g, kw in bad]
+    # bicubic: 4 x 4 taps, each padded on its own; points far outside [-1, 1] fold several times (reflection)
+    for pad in ("zeros", "border", "reflection"):
+        for a in (False, True):
+            out.append(case(c, u((2, 3, 4, 5)), u((2, 3, 6, 2), -1.3, 1.3), mode="bicubic", padding_mode=pad,
+                            align_corners=a, id=f"grad bicubic {pad} align_corners={a}", grad=True))
+            out.append(case(c, u((1, 2, 3, 2)), u((1, 4, 5, 2), -3.2, 3.2), mode="bicubic", padding_mode=pad,
+                            align_corners=a, id=f"grad bicubic far points {pad} align_corners={a}", grad=True))
+    out.append(case(c, u((1, 2, 1, 1)), u((1, 2, 2, 2), -1, 1), mode="bicubic", padding_mode="reflection",
+                    align_corners=True, id="grad bicubic one pixel reflection align_corners", grad=True))
+    out.append(case(c, V(u((2, 5, 4, 3)), ("permute", 0, 3, 2, 1)), u((2, 2, 3, 2), -1, 1), mode="bicubic",
+                    align_corners=False, id="grad bicubic permuted input", grad=True))
     return out
 
 

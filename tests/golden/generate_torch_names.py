@@ -55,6 +55,7 @@ NAMESPACES = {
     "torch.nn.utils": "module",
     "torch.optim": "module",
     "torch.optim.lr_scheduler": "module",
+    "torch.optim.swa_utils": "module",
     "torch.linalg": "module",
     "torch.testing": "module",
     "torch.autograd": "module",

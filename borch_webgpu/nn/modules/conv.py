@@ -1,4 +1,5 @@
-"""Convolutions: ``Conv1d``, ``Conv2d``, ``ConvTranspose1d``, ``ConvTranspose2d`` (over ``F.conv*``),
+"""Convolutions: ``Conv1d``, ``Conv2d``, ``Conv3d``, ``ConvTranspose1d``, ``ConvTranspose2d``,
+``ConvTranspose3d`` (over ``F.conv*``),
 with PyTorch's arguments (padding ints, tuples, 'same' or 'valid'; padding modes through ``F.pad``),
 checks, initialisation and ``repr``."""
 from __future__ import annotations
@@ -12,7 +13,7 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"]
 
 
 def _ntuple(n: int):
@@ -196,7 +197,6 @@ class _ConvTransposeNd(_ConvNd):
             return list(_single(self.output_padding))
         has_batch_dim = input.dim() == num_spatial_dims + 2
         num_non_spatial = 2 if has_batch_dim else 1
-        output_size = list(output_size)
         if len(output_size) == num_non_spatial + num_spatial_dims:
             output_size = output_size[num_non_spatial:]
         if len(output_size) != num_spatial_dims:
@@ -257,4 +257,28 @@ class ConvTranspose2d(_ConvTransposeNd):
     def forward(self, input: Tensor, output_size=None) -> Tensor:
         op = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, 2, self.dilation)
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups,
+                                  self.dilation)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """3-D transposed convolution (the gradient of Conv3d with respect to its input): upsampling of
+    (N, C_in, D, H, W) (or (C_in, D, H, W)) by ``stride`` (``F.conv_transpose3d``); ``output_size`` in
+    ``forward`` picks the output padding as PyTorch's does.
+
+    Example::
+
+        >>> from borch_webgpu import nn
+        >>> nn.ConvTranspose3d(16, 8, 3, stride=2, padding=1, output_padding=1)
+        ConvTranspose3d(16, 8, kernel_size=(3, 3, 3), stride=(2, 2, 2), padding=(1, 1, 1), output_padding=(1, 1, 1))
+    """
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0, output_padding=0,
+                 groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros", device=None,
+                 dtype=None) -> None:
+        super().__init__(in_channels, out_channels, _triple(kernel_size), _triple(stride), _triple(padding),
+                         _triple(dilation), True, _triple(output_padding), groups, bias, padding_mode, device, dtype)
+
+    def forward(self, input: Tensor, output_size=None) -> Tensor:
+        op = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, 3, self.dilation)
+        return F.conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups,
                                   self.dilation)

@@ -6,7 +6,8 @@ from .. import functional as F
 from .module import Module
 
 __all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
-           "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d", "MaxPool3d", "AvgPool3d"]
+           "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "LPPool1d", "LPPool2d", "MaxPool3d", "AvgPool3d",
+           "AdaptiveAvgPool3d", "AdaptiveMaxPool3d", "LPPool3d"]
 
 
 def _single(x):
@@ -152,6 +153,21 @@ class AdaptiveAvgPool2d(_AdaptivePoolNd):
         return F.adaptive_avg_pool2d(input, self.output_size)
 
 
+class AdaptiveAvgPool3d(_AdaptivePoolNd):
+    """Mean over windows chosen so that the output is ``output_size`` (an int, a triple, None keeps a dim)
+    (``F.adaptive_avg_pool3d``).
+
+    Example::
+
+        >>> from borch_webgpu import nn
+        >>> nn.AdaptiveAvgPool3d((1, None, 2))
+        AdaptiveAvgPool3d(output_size=(1, None, 2))
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
 class _AdaptiveMaxPoolNd(_AdaptivePoolNd):
     def __init__(self, output_size, return_indices: bool = False) -> None:
         super().__init__(output_size)
@@ -177,6 +193,20 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
 
     def forward(self, input: Tensor):
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    """Max over windows chosen so that the output is ``output_size`` (``F.adaptive_max_pool3d``).
+
+    Example::
+
+        >>> from borch_webgpu import nn
+        >>> nn.AdaptiveMaxPool3d(2, return_indices=True)
+        AdaptiveMaxPool3d(output_size=2)
+    """
+
+    def forward(self, input: Tensor):
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)
 
 
 class _LPPoolNd(Module):
@@ -215,3 +245,17 @@ class LPPool2d(_LPPoolNd):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.lp_pool2d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
+
+
+class LPPool3d(_LPPoolNd):
+    """Power-average pooling over (N, C, D, H, W) (``F.lp_pool3d``).
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.nn.LPPool3d(1, 2)(torch.ones(1, 1, 2, 2, 2)).flatten().tolist()
+        [8.0]
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.lp_pool3d(input, float(self.norm_type), self.kernel_size, self.stride, self.ceil_mode)
