@@ -44,6 +44,7 @@ from .ops.combine import cartesian_prod as cartesian_prod
 from .ops.shape import cat as cat
 from .ops.combine import cdist as cdist
 from .ops.unary import ceil as ceil
+from .ops._linalg_solve import cholesky_solve as cholesky_solve
 from .ops.views import chunk as chunk
 from .ops.unary import clamp as clamp
 from .ops.unary import clamp_max as clamp_max
@@ -65,6 +66,7 @@ from .ops.extremes import cummin as cummin
 from .ops.scan_sort import cumprod as cumprod
 from .ops.scan_sort import cumsum as cumsum
 from .ops.random import default_generator as default_generator
+from .ops._linalg_solve import det as det
 from .device import device as device
 from .ops.diag import diag as diag
 from .ops.diag import diag_embed as diag_embed
@@ -126,6 +128,7 @@ from .ops.random import initial_seed as initial_seed
 from ._dtype import int as int
 from ._dtype import int32 as int32
 from ._dtype import int64 as int64
+from .ops._linalg_solve import inv as inverse
 from .ops.type_queries import is_floating_point as is_floating_point
 from .autograd.grad_mode import is_grad_enabled as is_grad_enabled
 from .autograd.grad_mode import is_inference_mode_enabled as is_inference_mode_enabled
@@ -150,6 +153,7 @@ from .ops.unary import log1p as log1p
 from .ops.unary import log2 as log2
 from .ops.reduce import log_softmax as log_softmax
 from .ops.reduce_extra import logcumsumexp as logcumsumexp
+from .ops._linalg_solve import logdet as logdet
 from ._log import logged as logged
 from .ops.elementwise import logical_and as logical_and
 from .ops.unary import logical_not as logical_not
@@ -163,6 +167,7 @@ from .ops.indexing import masked_fill as masked_fill
 from .ops.index_extra import masked_scatter as masked_scatter
 from .ops.indexing import masked_select as masked_select
 from .ops.linalg import matmul as matmul
+from .ops._linalg_solve import matrix_power as matrix_power
 from .ops.reduce import max as max
 from .ops.elementwise import maximum as maximum
 from .ops.reduce import mean as mean
@@ -243,6 +248,7 @@ from .ops.unary import sigmoid as sigmoid
 from .ops.unary import sign as sign
 from .ops.unary import sin as sin
 from .ops.unary import sinh as sinh
+slogdet: Any
 from .ops.reduce import softmax as softmax
 from .ops.scan_sort import sort as sort
 from .ops.views import split as split

@@ -1,13 +1,25 @@
-"""``torch.linalg``: vector and matrix norms and the cross product (decompositions are not implemented)."""
+"""``torch.linalg``: norms, the cross product, and the decompositions with what is built on them.
+
+inv, inv_ex, det, slogdet, solve, cholesky, cholesky_ex, qr, eigh, eigvalsh, svd, svdvals (and pinv,
+matrix_rank, lstsq on svd; matrix_power on matmul) run on ``webgpu`` as wgsl/linalg.wgsl kernels, one
+workgroup per matrix of the batch, in float32; on ``cpu`` in float64 numpy, rounded to float32. Each
+function's entry says its precision. Failures on singular or indefinite input raise
+:class:`LinAlgError` (a RuntimeError) with PyTorch's messages.
+"""
 from __future__ import annotations
 
 import math
 
 from .ops.combine import linalg_cross as cross
 from .ops.reduce import amax, amin, norm as _norm, sum as _sum
+from .ops._linalg_core import LinAlgError
+from .ops._linalg_solve import cholesky, cholesky_ex, det, inv, inv_ex, matrix_power, slogdet, solve
+from .ops._linalg_spectral import eigh, eigvalsh, lstsq, matrix_rank, pinv, qr, svd, svdvals
 from .tensor import Tensor, _wrap_dim
 
-__all__ = ["vector_norm", "matrix_norm", "norm", "cross"]
+__all__ = ["vector_norm", "matrix_norm", "norm", "cross", "LinAlgError", "inv", "inv_ex", "det", "slogdet", "solve",
+           "cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "lstsq",
+           "matrix_power"]
 
 
 def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:

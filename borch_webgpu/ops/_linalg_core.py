@@ -1,0 +1,222 @@
+"""The kernels under torch.linalg's decompositions, without autograd: each takes detached float32
+tensors of shape (*batch, m, n) and returns new tensors on the same device.
+
+On ``cpu`` they run in numpy in float64 and round the results to float32 (closer to the exact value
+than PyTorch's float32 LAPACK, which the goldens accept: see tests/golden/generate.py's ``dev``). On
+``webgpu`` they run wgsl/linalg.wgsl (device/gpu_linalg.py): one workgroup per matrix of the batch.
+
+- :func:`lu_solve`: Gaussian elimination with partial pivoting; X = A^-1 B (B may be None), the
+  determinant, its sign and log|det|, and LAPACK's ``info`` (the 1-based column of the first zero pivot).
+- :func:`cholesky`: lower L with A = L L^T, ``info`` the order of the first minor that is not positive.
+- :func:`qr`: Householder QR with LAPACK's signs (R[k, k] = -sign(a) * norm of the column).
+- :func:`eigh`: cyclic Jacobi; eigenvalues ascending, eigenvectors in the columns.
+- :func:`svd`: one-sided (Hestenes) Jacobi, reduced; singular values descending.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _dtype
+from ..tensor import Tensor
+
+__all__ = ["LinAlgError", "lu_solve", "cholesky", "qr", "eigh", "svd", "square", "float_input", "batch_note",
+           "check_info"]
+
+
+class _LinAlgError(RuntimeError):
+    """``torch.linalg.LinAlgError``: a decomposition failed because of the values (a singular matrix,
+    one that is not positive-definite). A RuntimeError, as PyTorch's; its class is named as PyTorch's
+    (``torch._C._LinAlgError``)."""
+
+
+LinAlgError = _LinAlgError
+LinAlgError.__module__ = "borch_webgpu.linalg"
+
+
+# ---- checks -----------------------------------------------------------------------------------------
+def float_input(op: str, A, name: str = "A", dims: int = 2) -> Tensor:
+    if not isinstance(A, Tensor):
+        raise TypeError(f"{op}(): argument '{name}' (position 1) must be Tensor, not {type(A).__name__}")
+    if A.dim() < dims:
+        raise RuntimeError(f"{op}: The input tensor {name} must have at least {dims} dimensions.")
+    if not A.dtype.is_floating_point:
+        dt = "Long" if A.dtype.name == "int64" else A.dtype.name.capitalize()
+        raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got {dt}")
+    if A.dtype.name != "float32":
+        raise NotImplementedError(f"{op}: only float32 is implemented (got {A.dtype.name}); convert with .float()")
+    return A
+
+
+def square(op: str, A, name: str = "A") -> Tensor:
+    float_input(op, A, name)
+    m, n = A._shape[-2:]
+    if m != n:
+        raise RuntimeError(f"{op}: {name} must be batches of square matrices, but they are {m} by {n} matrices")
+    return A
+
+
+def batch_note(info: np.ndarray, batched: bool) -> tuple[int, str]:
+    """(the first failing batch element, "(Batch element i): " or "") for PyTorch's messages."""
+    i = int(np.flatnonzero(info)[0])
+    return i, (f"(Batch element {i}): " if batched else "")
+
+
+def check_info(info: Tensor, batched: bool, message) -> None:
+    """Raise LinAlgError(message(info value, batch prefix)) for the first batch element with info != 0.
+    On WebGPU this reads ``info`` back (the GPU is waited for), as PyTorch's CUDA device syncs here."""
+    from ._checks import host_values
+    vals = np.asarray(host_values(info, "checking a decomposition's info"))
+    if vals.size and vals.any():
+        i, note = batch_note(vals, batched)
+        raise LinAlgError(message(int(vals[i]), note))
+
+
+def _flat(A: Tensor) -> tuple[Tensor, tuple[int, ...]]:
+    """A as a contiguous (batch, m, n) tensor, and its batch shape."""
+    batch = A._shape[:-2]
+    return A.contiguous().reshape((math.prod(batch),) + A._shape[-2:]), batch
+
+
+def _np(A: Tensor) -> np.ndarray:
+    from ..device.cpu import BACKEND
+    return np.asarray(BACKEND.view(A.contiguous()), dtype=np.float64)
+
+
+def _t(a, device, dtype=None) -> Tensor:
+    from .creation import tensor
+    a = np.ascontiguousarray(a, dtype=np.float32 if dtype is None else dtype)
+    return tensor(a, device=device)
+
+
+def _gpu():
+    from ..device import gpu_linalg
+    return gpu_linalg
+
+
+# ---- LU -------------------------------------------------------------------------------------------
+def _np_lu_solve(a: np.ndarray, b: np.ndarray | None):
+    """Batched LU with partial pivoting in float64 (a: (N, n, n), b: (N, n, k) or None)."""
+    a = a.copy()
+    N, n, _ = a.shape
+    b = None if b is None else b.copy()
+    info = np.zeros(N, np.int64)
+    sign = np.ones(N)
+    rows = np.arange(N)
+    for k in range(n):
+        p = k + np.argmax(np.abs(a[:, k:, k]), axis=1)
+        swap = p != k
+        sign[swap] = -sign[swap]
+        for m in (a, b) if b is not None else (a,):
+            row = m[rows, p].copy()
+            m[rows, p] = m[:, k]
+            m[:, k] = row
+        piv = a[:, k, k]
+        zero = piv == 0
+        info[zero & (info == 0)] = k + 1
+        safe = np.where(zero, 1.0, piv)
+        l_col = np.where(zero[:, None], 0.0, a[:, k + 1:, k] / safe[:, None])
+        a[:, k + 1:, k] = l_col
+        a[:, k + 1:, k + 1:] -= l_col[:, :, None] * a[:, k, None, k + 1:]
+        if b is not None:
+            b[:, k + 1:] -= l_col[:, :, None] * b[:, k, None, :]
+    d = np.diagonal(a, axis1=1, axis2=2)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        det = sign * np.prod(d, axis=1)
+        sgn = np.where(info > 0, 0.0, sign * np.prod(np.sign(d), axis=1))
+        logabs = np.sum(np.log(np.abs(d)), axis=1)
+        if b is not None:
+            for k in range(n - 1, -1, -1):
+                b[:, k] /= d[:, k, None]
+                b[:, :k] -= a[:, :k, k, None] * b[:, k, None, :]
+    return b, info, det, sgn, logabs
+
+
+def lu_solve(A: Tensor, B: Tensor | None = None):
+    """(X (like B) or None, info int32, det, sign, log|det|) per matrix; A (*batch, n, n), B (*batch, n, k)
+    with the same batch shape."""
+    a, batch = _flat(A)
+    b = None if B is None else _flat(B)[0]
+    dev = A.device
+    if dev.type == "webgpu":
+        x, aux = _gpu().lu_solve(a, b)
+        info = aux[:, 3].to(_dtype.int32)
+        out = [None if x is None else x.reshape(B._shape)] + [aux[:, i].reshape(batch) for i in range(3)]
+        return out[0], info.reshape(batch), out[1], out[2], out[3]
+    x, info, det, sgn, logabs = _np_lu_solve(_np(a), None if b is None else _np(b))
+    X = None if x is None else _t(x, dev).reshape(B._shape)
+    return (X, _t(info, dev, np.int32).reshape(batch), _t(det, dev).reshape(batch), _t(sgn, dev).reshape(batch),
+            _t(logabs, dev).reshape(batch))
+
+
+# ---- Cholesky ------------------------------------------------------------------------------------------
+def _np_cholesky(a: np.ndarray):
+    N, n, _ = a.shape
+    L = np.zeros_like(a)
+    info = np.zeros(N, np.int64)
+    for j in range(n):
+        d = a[:, j, j] - np.sum(L[:, j, :j] ** 2, axis=1)
+        bad = ~(d > 0)
+        info[bad & (info == 0)] = j + 1
+        r = np.sqrt(np.where(bad, 1.0, d))
+        L[:, j, j] = np.where(bad, np.nan, r)
+        L[:, j + 1:, j] = (a[:, j + 1:, j] - np.einsum("bik,bk->bi", L[:, j + 1:, :j], L[:, j, :j])) / r[:, None]
+    return L, info
+
+
+def cholesky(A: Tensor):
+    """(L lower with A = L L^T, info int32); only A's lower triangle is read."""
+    a, batch = _flat(A)
+    dev = A.device
+    if dev.type == "webgpu":
+        L, info = _gpu().cholesky(a)
+        return L.reshape(A._shape), info.reshape(batch)
+    L, info = _np_cholesky(_np(a))
+    return _t(L, dev).reshape(A._shape), _t(info, dev, np.int32).reshape(batch)
+
+
+# ---- QR, eigh, SVD -----------------------------------------------------------------------------------
+def qr(A: Tensor, complete: bool):
+    """(Q, R): Q (*batch, m, m if complete else k), R (*batch, m if complete else k, n), k = min(m, n)."""
+    a, batch = _flat(A)
+    m, n = A._shape[-2:]
+    k = m if complete else min(m, n)
+    dev = A.device
+    if dev.type == "webgpu":
+        Q, R = _gpu().qr(a, k)
+    else:
+        Q, R = np.linalg.qr(_np(a), mode="complete" if complete else "reduced")
+        Q, R = _t(Q, dev), _t(R, dev)
+    return Q.reshape(batch + (m, k)), R.reshape(batch + (k, n))
+
+
+def eigh(A: Tensor):
+    """(w ascending, V) of the symmetric A (both triangles read: symmetrize first)."""
+    a, batch = _flat(A)
+    n = A._shape[-1]
+    dev = A.device
+    if dev.type == "webgpu":
+        w, V = _gpu().eigh(a)
+    else:
+        w, V = np.linalg.eigh(_np(a))
+        w, V = _t(w, dev), _t(V, dev)
+    return w.reshape(batch + (n,)), V.reshape(A._shape)
+
+
+def svd(A: Tensor):
+    """(U (*batch, m, k), S descending (*batch, k), Vh (*batch, k, n)), k = min(m, n)."""
+    a, batch = _flat(A)
+    m, n = A._shape[-2:]
+    k = min(m, n)
+    dev = A.device
+    if dev.type == "webgpu":
+        if m < n:  # the kernel wants m >= n: svd(A^T) = V S U^T
+            Vt, S, Ut = _gpu().svd(a.mT.contiguous())
+            U, Vh = Ut.mT, Vt.mT
+        else:
+            U, S, Vh = _gpu().svd(a)
+    else:
+        U, S, Vh = np.linalg.svd(_np(a), full_matrices=False)
+        U, S, Vh = _t(U, dev), _t(S, dev), _t(Vh, dev)
+    return U.reshape(batch + (m, k)), S.reshape(batch + (k,)), Vh.reshape(batch + (k, n))
