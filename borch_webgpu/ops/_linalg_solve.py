@@ -22,8 +22,8 @@ __all__ = ["inv", "inv_ex", "det", "slogdet", "logdet", "solve", "cholesky", "ch
 TOL = (1e-4, 1e-5)
 
 
-def _reg(name: str, doc: str, tol=TOL) -> OpDef:
-    return register(OpDef(name, "linalg", None, None, tol=tol, doc=doc,
+def _reg(name: str, doc: str, block: str | None = "lu", tol=TOL) -> OpDef:
+    return register(OpDef(name, "linalg", ("linalg.wgsl", block) if block else None, None, tol=tol, doc=doc,
                           extra={"messages": True, "grad_tol": (2e-4, 2e-4)}))
 
 
@@ -32,10 +32,10 @@ INV_EX = _reg("linalg.inv_ex", "linalg.inv without the error: (inverse, info)")
 DET = _reg("linalg.det", "the product of LU's pivots (also torch.det)")
 SLOGDET = _reg("linalg.slogdet", "sign and log|det| from LU's pivots (also torch.slogdet, torch.logdet)")
 SOLVE = _reg("linalg.solve", "A X = B by LU with partial pivoting; batches broadcast")
-CHOLESKY = _reg("linalg.cholesky", "A = L L^T, column by column (upper=True gives L^T)")
-CHOLESKY_EX = _reg("linalg.cholesky_ex", "linalg.cholesky without the error: (L, info)")
+CHOLESKY = _reg("linalg.cholesky", "A = L L^T, column by column (upper=True gives L^T)", "cholesky")
+CHOLESKY_EX = _reg("linalg.cholesky_ex", "linalg.cholesky without the error: (L, info)", "cholesky")
 CHOLESKY_SOLVE = _reg("cholesky_solve", "solve with L L^T given L")
-MATRIX_POWER = _reg("linalg.matrix_power", "repeated squaring by matmul (inv first for n < 0)")
+MATRIX_POWER = _reg("linalg.matrix_power", "repeated squaring by matmul (inv first for n < 0)", None)
 
 
 def _inv_message(op: str):

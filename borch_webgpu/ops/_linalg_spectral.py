@@ -24,19 +24,19 @@ __all__ = ["qr", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "l
 TOL = (1e-4, 5e-5)
 
 
-def _reg(name: str, doc: str) -> OpDef:
-    return register(OpDef(name, "linalg", None, None, tol=TOL, doc=doc,
+def _reg(name: str, doc: str, block: str) -> OpDef:
+    return register(OpDef(name, "linalg", ("linalg.wgsl", block), None, tol=TOL, doc=doc,
                           extra={"messages": True, "grad_tol": (5e-4, 5e-4)}))
 
 
-QR = _reg("linalg.qr", "Householder QR (modes 'reduced', 'complete', 'r')")
-EIGH = _reg("linalg.eigh", "cyclic Jacobi on the symmetric matrix from one triangle; ascending")
-EIGVALSH = _reg("linalg.eigvalsh", "linalg.eigh's eigenvalues")
-SVD = _reg("linalg.svd", "one-sided Jacobi; singular values descending")
-SVDVALS = _reg("linalg.svdvals", "linalg.svd's singular values")
-PINV = _reg("linalg.pinv", "V diag(1/s) U^T over the singular values above the cutoff")
-MATRIX_RANK = _reg("linalg.matrix_rank", "singular values above the cutoff, counted")
-LSTSQ = _reg("linalg.lstsq", "pinv(A) @ B")
+QR = _reg("linalg.qr", "Householder QR (modes 'reduced', 'complete', 'r')", "qr")
+EIGH = _reg("linalg.eigh", "cyclic Jacobi on the symmetric matrix from one triangle; ascending", "eigh")
+EIGVALSH = _reg("linalg.eigvalsh", "linalg.eigh's eigenvalues", "eigh")
+SVD = _reg("linalg.svd", "one-sided Jacobi; singular values descending", "svd")
+SVDVALS = _reg("linalg.svdvals", "linalg.svd's singular values", "svd")
+PINV = _reg("linalg.pinv", "V diag(1/s) U^T over the singular values above the cutoff", "svd")
+MATRIX_RANK = _reg("linalg.matrix_rank", "singular values above the cutoff, counted", "svd")
+LSTSQ = _reg("linalg.lstsq", "pinv(A) @ B", "svd")
 
 
 def _skew_over_gap(X: Tensor, w: Tensor) -> Tensor:

@@ -1,0 +1,12 @@
+"""torch.linalg's decompositions on WebGPU in Chromium: their golden cases (values, gradients, PyTorch's
+LinAlgError and other exceptions; tests/golden/cases_linalg.py) replayed in the page, where they run
+wgsl/linalg.wgsl's kernels (LU, Cholesky, Householder QR, cyclic and one-sided Jacobi)."""
+from __future__ import annotations
+
+OPS = ["linalg.inv", "linalg.inv_ex", "linalg.det", "linalg.slogdet", "linalg.solve", "linalg.cholesky",
+       "linalg.cholesky_ex", "cholesky_solve", "linalg.matrix_power", "linalg.qr", "linalg.eigh", "linalg.eigvalsh",
+       "linalg.svd", "linalg.svdvals", "linalg.pinv", "linalg.matrix_rank", "linalg.lstsq"]
+
+
+def test_linalg_goldens_on_webgpu(replay_on_webgpu):
+    replay_on_webgpu("replay.py", "golden:", OPS)
