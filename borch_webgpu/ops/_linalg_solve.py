@@ -16,9 +16,10 @@ from ._registry import OpDef, api, register
 __all__ = ["inv", "inv_ex", "det", "slogdet", "logdet", "solve", "cholesky", "cholesky_ex", "cholesky_solve",
            "matrix_power"]
 
-# Against PyTorch's float32 LAPACK on well-conditioned matrices (cond < ~100) up to n = 40: both sides
-# are off the exact value by about cond * n * 6e-8 (the generator's float64 run widens the band by
-# PyTorch's own error); measured worst on SwiftShader ~2e-5 relative.
+# Against PyTorch's float32 LAPACK on well-conditioned matrices (cond < ~5) up to n = 64: both sides are
+# off the exact value by a few 1e-7 of the largest entry (measured on SwiftShader by
+# bench/linalg_precision.py: 6e-7 at worst, 1.4e-6 for det; the generator's float64 run widens the
+# band by PyTorch's own error). rtol 1e-4 leaves room for cond(A) up to ~100.
 TOL = (1e-4, 1e-5)
 
 
@@ -77,8 +78,9 @@ def inv(A: Tensor, *, out=None) -> Tensor:
     Raises ``torch.linalg.LinAlgError`` (a RuntimeError) when a matrix is singular (a zero pivot in LU
     with partial pivoting), with PyTorch's message. On WebGPU the LU runs in wgsl/linalg.wgsl (one
     workgroup per matrix) and the check reads the pivots' ``info`` back, as PyTorch does on CUDA.
-    Precision in float32 on WebGPU: about ``cond(A) * n * 6e-8`` relative (2e-5 at worst in the goldens,
-    n up to 40).
+    Precision in float32 on WebGPU (bench/linalg_precision.py, SwiftShader, cond(A) < 5): largest error
+    / largest entry 9e-8 at n = 4, 3e-7 at n = 40, 6e-7 at n = 64 (PyTorch's float32 CPU: 1e-7 to 4e-7);
+    it grows with ``cond(A)``.
 
     Example::
 
@@ -140,7 +142,8 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True, out=None) -> Tensor:
     or a vector ``(*, n)``; batch dims broadcast. Raises ``torch.linalg.LinAlgError`` for a singular A.
 
     LU with partial pivoting on ``[A | B]`` (wgsl/linalg.wgsl on WebGPU, one workgroup per matrix).
-    Precision in float32 on WebGPU: about ``cond(A) * n * 6e-8`` relative (2e-5 at worst in the goldens).
+    Precision in float32 on WebGPU: that of :func:`inv` (largest error / largest entry below 6e-7 up to
+    n = 64 at cond(A) < 5, measured on SwiftShader by bench/linalg_precision.py); it grows with ``cond(A)``.
 
     Example::
 
@@ -173,8 +176,8 @@ def _lu_det(A: Tensor):
 def det(A: Tensor, *, out=None) -> Tensor:
     """The determinant of a square matrix (or of each in a batch): the product of LU's pivots and the
     permutation's sign. Its gradient is ``g * det * A^-T`` (PyTorch's for an invertible A; for a singular
-    A this one is not finite). Precision in float32 on WebGPU: about ``n * 6e-8`` relative plus
-    cancellation in the pivots (1e-5 relative at worst in the goldens).
+    A this one is not finite). Precision in float32 on WebGPU: 1.4e-6 relative at worst up to n = 64
+    (bench/linalg_precision.py, SwiftShader, cond(A) < 5).
 
     Example::
 
@@ -191,8 +194,8 @@ def det(A: Tensor, *, out=None) -> Tensor:
 
 def slogdet(A: Tensor, *, out=None):
     """``(sign, logabsdet)`` of a square matrix (or of each in a batch): sign is 0 and logabsdet -inf
-    for a singular matrix. Gradient (of logabsdet) ``g * A^-T``. float32 on WebGPU: log|det| to about
-    ``n * 6e-8 * max(1, |log|det||)`` absolute.
+    for a singular matrix. Gradient (of logabsdet) ``g * A^-T``. float32 on WebGPU: logabsdet within
+    3e-7 relative up to n = 64 (bench/linalg_precision.py, SwiftShader).
 
     Example::
 
@@ -267,8 +270,8 @@ def cholesky(A: Tensor, *, upper: bool = False, out=None) -> Tensor:
     """The Cholesky factor L (lower, ``A = L L^T``; ``upper=True``: U = L^T, ``A = U^T U``) of a symmetric
     positive-definite matrix, or of each in a batch. Only the lower triangle of A is read. Raises
     ``torch.linalg.LinAlgError`` naming the first leading minor that is not positive-definite.
-    WebGPU: wgsl/linalg.wgsl, one workgroup per matrix; float32 precision about ``n * 6e-8`` relative
-    to the largest entry (1e-6 in the goldens).
+    WebGPU: wgsl/linalg.wgsl, one workgroup per matrix; float32 precision: largest error / largest entry
+    1e-7 at n = 16, 3e-7 at n = 64 (bench/linalg_precision.py, SwiftShader).
 
     Example::
 

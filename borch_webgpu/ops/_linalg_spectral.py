@@ -18,9 +18,11 @@ from ._registry import OpDef, register
 
 __all__ = ["qr", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "lstsq"]
 
-# Orthogonal transformations are backward stable: errors of about n * 6e-8 of the largest entry (or
+# Orthogonal transformations are backward stable: errors of a few 1e-7 of the largest entry (or
 # singular value); eigenvectors and singular vectors also divide by the gap to the next value, which
-# the goldens keep above ~0.1 of the spread. Measured on SwiftShader up to n = 40: 3e-5.
+# the goldens keep near spread / n. Measured on SwiftShader by bench/linalg_precision.py up to n = 64
+# (largest error / largest entry): R 8e-7, eigenvalues 1e-6, singular values 2.4e-7, eigenvectors
+# 9e-6 and singular vectors 3.3e-5 at gaps of 0.08 and 0.04.
 TOL = (1e-4, 5e-5)
 
 
@@ -60,8 +62,9 @@ def qr(A: Tensor, mode: str = "reduced", *, out=None):
     """``(Q, R)`` with ``A = Q R``, Q orthonormal columns, R upper triangular, for ``(*, m, n)``.
     ``mode='reduced'``: Q ``(*, m, k)``, R ``(*, k, n)`` (k = min(m, n)); ``'complete'``: Q ``(*, m, m)``,
     R ``(*, m, n)``; ``'r'``: Q empty, R reduced. Householder reflections with LAPACK's signs, so Q and R
-    match PyTorch's (wgsl/linalg.wgsl on WebGPU, one workgroup per matrix). float32 on WebGPU: entries
-    within about ``n * 6e-8 * max|A|`` (3e-5 in the goldens).
+    match PyTorch's (wgsl/linalg.wgsl on WebGPU, one workgroup per matrix). float32 on WebGPU: R's largest
+    error / largest entry 5e-7 at n = 16, 8e-7 at n = 64 (bench/linalg_precision.py, SwiftShader;
+    PyTorch's float32 CPU: 2e-7 and 5e-7).
 
     Example::
 
@@ -121,9 +124,11 @@ def eigh(A: Tensor, UPLO: str = "L", *, out=None):
     """``(eigenvalues, eigenvectors)`` of a symmetric matrix (or of each in a batch), read from its lower
     (``UPLO='L'``) or upper triangle: eigenvalues ascending, eigenvectors in the columns, each defined up
     to sign (ours may differ from PyTorch's by a sign per column). Cyclic Jacobi rotations
-    (wgsl/linalg.wgsl on WebGPU, one workgroup per matrix). float32 on WebGPU: eigenvalues within about
-    ``n * 6e-8 * ||A||``, eigenvectors within that divided by the gap to the nearest other eigenvalue
-    (3e-5 in the goldens). The gradient divides by the gaps: it is not finite for repeated eigenvalues.
+    (wgsl/linalg.wgsl on WebGPU, one workgroup per matrix). float32 on WebGPU (bench/linalg_precision.py,
+    SwiftShader, eigenvalues spread over [-2, 3]): eigenvalues within 4e-7 (n = 16) and 1e-6 (n = 64) of
+    the largest (PyTorch's float32 CPU: 4e-7, 1.5e-6); eigenvectors within 1.2e-6 and 9e-6, errors that
+    grow as the gap to the nearest other eigenvalue shrinks. The gradient divides by the gaps: it is
+    not finite for repeated eigenvalues.
 
     Example::
 
@@ -181,10 +186,12 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None, out=None):
     from PyTorch's by one), and the columns that complete U or Vh to a square matrix are any
     orthonormal basis of the complement (here from a complete QR). ``driver`` is refused with PyTorch's
     message, as PyTorch refuses it for tensors that are not on CUDA.
-    One-sided Jacobi rotations (wgsl/linalg.wgsl on WebGPU, one workgroup per matrix). float32 on WebGPU:
-    singular values within about ``n * 6e-8 * S[0]``, vectors within that divided by the gap to the
-    nearest other value (3e-5 in the goldens). The gradient needs ``full_matrices=False`` and distinct
-    singular values, as PyTorch's.
+    One-sided Jacobi rotations (wgsl/linalg.wgsl on WebGPU, one workgroup per matrix; S from
+    ``||A v||``). float32 on WebGPU (bench/linalg_precision.py, SwiftShader, values spread over
+    [0.5, 3]): singular values within 2.4e-7 of the largest up to n = 64 (PyTorch's float32 CPU:
+    4e-7); U within 2.8e-6 (n = 16) and 3.3e-5 (n = 64), errors that grow as the gap to the nearest
+    other value shrinks. The gradient needs ``full_matrices=False`` and distinct singular values, as
+    PyTorch's.
 
     Example::
 

@@ -15,14 +15,14 @@ var<workgroup> w_f: f32;
 fn matrix_index(wg: vec3<u32>, nwg: vec3<u32>) -> u32 { return wg.y * nwg.x + wg.x; }
 // -sign(a) * h with Fortran's SIGN (+0 counts as positive): LAPACK's Householder beta
 fn neg_sign(h: f32, a: f32) -> f32 { return select(-h, h, a < 0.0); }
-// the rotation (c, s) that zeroes the (p, q) entry of [[app, apq], [apq, aqq]] (Golub and Van Loan's
-// sym.schur2); (1, 0) when apq is already negligible
-fn rotation(app: f32, aqq: f32, apq: f32) -> vec2<f32> {
+// the rotation (c, s, t = s / c) that zeroes the (p, q) entry of [[app, apq], [apq, aqq]] (Golub and
+// Van Loan's sym.schur2); (1, 0, 0) when apq is already negligible
+fn rotation(app: f32, aqq: f32, apq: f32) -> vec3<f32> {
   let small = abs(apq) <= 1.1920929e-7 * sqrt(abs(app * aqq)) || apq == 0.0;
   let tau = (aqq - app) / (2.0 * select(apq, 1.0, small));
   let t = select(-1.0, 1.0, tau >= 0.0) / (abs(tau) + sqrt(1.0 + tau * tau));
   let c = 1.0 / sqrt(1.0 + t * t);
-  return select(vec2<f32>(c, t * c), vec2<f32>(1.0, 0.0), small);
+  return select(vec3<f32>(c, t * c, t), vec3<f32>(1.0, 0.0, 0.0), small);
 }
 
 //@op lu
@@ -259,7 +259,10 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
     if (workgroupUniformLoad(&w_u) == 1u) { break; }
     for (var p = 0u; p + 1u < n; p++) {
       for (var q = p + 1u; q < n; q++) {
-        let cs = rotation(A[base + p * n + p], A[base + q * n + q], A[base + p * n + q]);
+        let app = A[base + p * n + p];
+        let aqq = A[base + q * n + q];
+        let apq = A[base + p * n + q];
+        let cs = rotation(app, aqq, apq);
         storageBarrier();
         for (var i = li; i < n; i += T) {
           let ap = A[base + i * n + p];
@@ -277,6 +280,14 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
           let aq = A[base + q * n + i];
           A[base + p * n + i] = cs.x * ap - cs.y * aq;
           A[base + q * n + i] = cs.y * ap + cs.x * aq;
+          // the 2 x 2 block in closed form (more accurate than two rotations of it)
+          if (i == p) {
+            A[base + p * n + p] = app - cs.z * apq;
+            A[base + q * n + p] = 0.0;
+          } else if (i == q) {
+            A[base + q * n + q] = aqq + cs.z * apq;
+            A[base + p * n + q] = 0.0;
+          }
         }
         storageBarrier();
       }
@@ -296,8 +307,8 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
 
 //@op svd
 // One-sided (Hestenes) Jacobi on the m x n A, m >= n: rotate pairs of columns of U = A (and of V = I)
-// until every pair is orthogonal to n * eps (at most 30 sweeps); S: the column norms, descending;
-// U's columns normalized; Vh = V^T in the same order.
+// until every pair is orthogonal to n * eps (at most 30 sweeps); then S = ||A v_j|| (descending), U's
+// columns A v_j / S_j, Vh = V^T in the same order.
 @group(0) @binding(1) var<storage, read> a: array<f32>;
 @group(0) @binding(2) var<storage, read_write> U: array<f32>;
 @group(0) @binding(3) var<storage, read_write> V: array<f32>;
@@ -352,9 +363,21 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
     }
     if (workgroupUniformLoad(&w_u) == 1u) { break; }
   }
+  // sigma_j = ||A v_j|| / ||v_j|| from the input A: first-order insensitive to the error the rotations
+  // left in v_j (||A v|| / ||v|| is stationary at a singular vector), unlike the rotated columns' norms,
+  // whose rounding random-walks over the ~2 n sweeps rotations of each column
   for (var j = li; j < n; j += T) {
+    var vv = 0.0;
+    for (var i = 0u; i < n; i++) { vv += V[vb + i * n + j] * V[vb + i * n + j]; }
+    let vn = 1.0 / sqrt(vv);
+    for (var i = 0u; i < n; i++) { V[vb + i * n + j] *= vn; }
     var ss = 0.0;
-    for (var i = 0u; i < m; i++) { ss += U[ub + i * n + j] * U[ub + i * n + j]; }
+    for (var i = 0u; i < m; i++) {
+      var y = 0.0;
+      for (var q = 0u; q < n; q++) { y += a[pu(4u) + ub + i * n + q] * V[vb + q * n + j]; }
+      U[ub + i * n + j] = y;
+      ss += y * y;
+    }
     S[mi * n + j] = sqrt(ss);
   }
   storageBarrier();
