@@ -13,13 +13,16 @@ import math
 from .ops.combine import linalg_cross as cross
 from .ops.reduce import amax, amin, norm as _norm, sum as _sum
 from .ops._linalg_core import LinAlgError
+from .ops._linalg_more import (cond, diagonal, matmul, matrix_exp, multi_dot, solve_ex, solve_triangular,
+                               spectral_norm, tensorinv, tensorsolve, vander, vecdot)
 from .ops._linalg_solve import cholesky, cholesky_ex, det, inv, inv_ex, matrix_power, slogdet, solve
 from .ops._linalg_spectral import eigh, eigvalsh, lstsq, matrix_rank, pinv, qr, svd, svdvals
 from .tensor import Tensor, _wrap_dim
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "cross", "LinAlgError", "inv", "inv_ex", "det", "slogdet", "solve",
            "cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "lstsq",
-           "matrix_power"]
+           "matrix_power", "matmul", "diagonal", "vecdot", "multi_dot", "solve_ex", "solve_triangular", "cond",
+           "tensorinv", "tensorsolve", "vander", "matrix_exp"]
 
 
 def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -33,7 +36,15 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
 
 
 def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None) -> Tensor:
-    """Matrix norms over two dims: 'fro', 1 (max column sum), -1, inf (max row sum), -inf."""
+    """Matrix norms over two dims: 'fro', 'nuc' (the sum of the singular values), 2 (the largest), -2 (the
+    smallest), 1 (max column sum), -1, inf (max row sum), -inf.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.linalg.matrix_norm(torch.tensor([[3., 0.], [0., -4.]]), 2).item()
+        4.0
+    """
     if dtype is not None:
         A = A.to(dtype)
     if A.dim() < 2:
@@ -48,7 +59,9 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
         if not keepdim:
             out = out.squeeze([r, c])
         return out
-    raise RuntimeError(f"linalg.matrix_norm: Order {ord} is not supported (nuclear and spectral norms need an SVD)")
+    if ord in (2, -2, "nuc"):
+        return spectral_norm(A, ord, (r, c), keepdim)
+    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 
 def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:

@@ -46,8 +46,10 @@ def _inv_message(op: str):
     return message
 
 
-def _solve_message(col: int, note: str) -> str:
-    return f"torch.linalg.solve: {note}The solver failed because the input matrix is singular."
+def _solve_message(op: str):
+    def message(col: int, note: str) -> str:
+        return f"{op}: {note}The solver failed because the input matrix is singular."
+    return message
 
 
 def _chol_message(op: str):
@@ -151,11 +153,18 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True, out=None) -> Tensor:
         >>> torch.linalg.solve(torch.tensor([[2., 0.], [1., 4.]]), torch.tensor([2., 3.])).tolist()
         [1.0, 0.5]
     """
+    return _out(_solve(A, B, left, True)[0], out)
+
+
+def _solve(A: Tensor, B: Tensor, left: bool, check: bool, op: str = "torch.linalg.solve"):
+    """(X, info) of solve; raises LinAlgError when check is set and a matrix is singular."""
     if not left:
-        return _out(solve(A.mT, B.mT).mT, out)
+        X, info = _solve(A.mT, B.mT, True, check, op)
+        return X.mT, info
     Ae, Be, vector = _broadcast_solve(A, B, left)
     X, info, *_ = core.lu_solve(Ae.detach(), Be.detach())
-    core.check_info(info, Ae.dim() > 2, _solve_message)
+    if check:
+        core.check_info(info, Ae.dim() > 2, _solve_message(op))
 
     def back(g):
         from .elementwise import sum_to
@@ -164,7 +173,7 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True, out=None) -> Tensor:
         return sum_to(gA, A._shape), sum_to(gB.squeeze(-1) if vector else gB, B._shape)
     Xr = X.squeeze(-1) if vector else X
     autograd.record("LinalgSolveExBackward0", [A, B], [Xr], back, [X])
-    return _out(Xr, out)
+    return Xr, info
 
 
 # ---- determinants -------------------------------------------------------------------------------------

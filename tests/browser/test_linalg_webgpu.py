@@ -5,7 +5,9 @@ from __future__ import annotations
 
 OPS = ["linalg.inv", "linalg.inv_ex", "linalg.det", "linalg.slogdet", "linalg.solve", "linalg.cholesky",
        "linalg.cholesky_ex", "cholesky_solve", "linalg.matrix_power", "linalg.qr", "linalg.eigh", "linalg.eigvalsh",
-       "linalg.svd", "linalg.svdvals", "linalg.pinv", "linalg.matrix_rank", "linalg.lstsq"]
+       "linalg.svd", "linalg.svdvals", "linalg.pinv", "linalg.matrix_rank", "linalg.lstsq", "linalg.matmul",
+       "linalg.diagonal", "linalg.vecdot", "linalg.multi_dot", "linalg.solve_ex", "linalg.solve_triangular",
+       "linalg.cond", "linalg.tensorinv", "linalg.tensorsolve", "linalg.vander", "linalg.matrix_exp"]
 
 
 def test_linalg_goldens_on_webgpu(replay_on_webgpu):
