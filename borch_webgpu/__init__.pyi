@@ -44,6 +44,7 @@ from .ops.combine import cartesian_prod as cartesian_prod
 from .ops.shape import cat as cat
 from .ops.combine import cdist as cdist
 from .ops.unary import ceil as ceil
+from .ops._linalg_legacy import cholesky_inverse as cholesky_inverse
 from .ops._linalg_solve import cholesky_solve as cholesky_solve
 from .ops.views import chunk as chunk
 from .ops.unary import clamp as clamp
@@ -167,6 +168,7 @@ from .ops.indexing import masked_fill as masked_fill
 from .ops.index_extra import masked_scatter as masked_scatter
 from .ops.indexing import masked_select as masked_select
 from .ops.linalg import matmul as matmul
+from .ops._linalg_more import matrix_exp as matrix_exp
 from .ops._linalg_solve import matrix_power as matrix_power
 from .ops.reduce import max as max
 from .ops.elementwise import maximum as maximum
@@ -206,6 +208,7 @@ from . import optim as optim
 from .ops.linalg import outer as outer
 from .ops._nn_distance import pairwise_distance as pairwise_distance
 from .ops.views import permute as permute
+from .ops._linalg_legacy import pinverse as pinverse
 from .ops.elementwise import pow as pow
 from .ops.reduce import prod as prod
 from ._dtype import promote_types as promote_types
@@ -261,6 +264,7 @@ from .ops.reduce import std_mean as std_mean
 from .ops.elementwise import sub as sub
 from .ops.elementwise import subtract as subtract
 from .ops.reduce import sum as sum
+from .ops._linalg_legacy import svd as svd
 from .ops.views import swapaxes as swapaxes
 from .ops.views import swapdims as swapdims
 from .ops.views import t as t
@@ -286,6 +290,7 @@ from .ops.unique import unique_consecutive as unique_consecutive
 from .ops.index_extra import unravel_index as unravel_index
 from .ops.views import unsqueeze as unsqueeze
 from . import utils as utils
+from .ops._linalg_legacy import vander as vander
 from .ops.reduce import var as var
 from .ops.reduce import var_mean as var_mean
 from .ops.shape import vstack as vstack

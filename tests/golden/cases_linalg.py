@@ -445,7 +445,11 @@ def _cholesky_solve():
             case("cholesky_solve", u((3, 2)), np.ascontiguousarray(L.T), True, id="upper"),
             case("Tensor.cholesky_solve", u((3, 2)), L, id="method"),
             case("cholesky_solve", u((3, 2)), np.eye(4, dtype=np.float32), id="error: sizes differ"),
-            case("cholesky_solve", u((3, 2)), L, id="grad", grad=True)]
+            case("cholesky_solve", u((3, 2)), L, id="grad", grad=True),
+            case("cholesky_inverse", L, id="cholesky_inverse"), case("Tensor.cholesky_inverse", Lb, id="method inverse"),
+            case("cholesky_inverse", np.ascontiguousarray(L.T), upper=True, id="cholesky_inverse upper"),
+            case("cholesky_inverse", u((2, 3)), id="error: cholesky_inverse not square"),
+            case("cholesky_inverse", L, id="grad cholesky_inverse", grad=True)]
 
 
 @golden("linalg.matrix_power")
@@ -511,6 +515,14 @@ def _svd():
             case("linalg.svd", u((3,)), id="error: 1-D"), case("linalg.svd", ints((3, 3)), id="error: int64")]
     for s in [(3, 3), (5, 3), (3, 5), (2, 4, 3)]:
         out.append(case("_module", SIGNFIX_SVD, svdin(s), full_matrices=False, id=f"grad {s}", grad=True))
+    # torch.svd: (U, S, V), some=True by default
+    old = ("lambda A, *a, **k: (lambda U, S, V: (lambda s: (U[..., :S.shape[-1]] * s.mT, S, "
+           "V[..., :, :S.shape[-1]] * s.mT))(V[..., :1, :S.shape[-1]].sign().mT))(*torch.svd(A, *a, **k))")
+    out += [case("_module", old, svdin((5, 3)), id="torch.svd"), case("_module", old, svdin((2, 3, 4)), False,
+                                                                     id="torch.svd some=False"),
+            case("_module", old, svdin((4, 3)), id="grad torch.svd", grad=True),
+            case("svd", svdin((4, 3)), compute_uv=False, id="torch.svd compute_uv=False"),
+            case("Tensor.svd", svdin((3, 3)), compute_uv=False, id="Tensor.svd compute_uv=False")]
     return out
 
 
@@ -522,6 +534,8 @@ def _pinv():
          case("linalg.pinv", svdin((4, 4)), atol=1.0, id="atol"),
          case("linalg.pinv", sym((4, 4)), hermitian=True, id="hermitian"),
          case("linalg.pinv", u((3,)), id="error: 1-D"),
+         case("pinverse", svdin((4, 3)), id="torch.pinverse"), case("Tensor.pinverse", svdin((3, 4)), rcond=0.5,
+                                                                    id="Tensor.pinverse rcond"),
          case("linalg.pinv", svdin((4, 3)), id="grad", grad=True)]
 
 
@@ -641,7 +655,10 @@ def _tensorsolve():
 def _vander():
     return [case("linalg.vander", u((4,)), id="default N"), case("linalg.vander", u((2, 3)), N=5, id="batch N=5"),
             case("linalg.vander", ints((3,)), id="int64"), case("linalg.vander", u((3,)), N=1, id="error: N=1"),
-            case("linalg.vander", u((3,)), N=4, id="grad", grad=True)]
+            case("linalg.vander", u((3,)), N=4, id="grad", grad=True),
+            case("vander", u((4,)), id="torch.vander"), case("vander", ints((3,)), 4, True, id="torch.vander increasing"),
+            case("vander", u((3,)), 0, id="torch.vander N=0"), case("vander", u((3,)), 1, id="torch.vander N=1"),
+            case("vander", u((2, 2)), id="error: torch.vander 2-D"), case("vander", u((2,)), -1, id="error: N < 0")]
 
 
 @golden("linalg.matrix_exp")
@@ -651,7 +668,8 @@ def _matrix_exp():
             case("linalg.matrix_exp", np.zeros((2, 2), np.float32), id="zeros"),
             case("linalg.matrix_exp", u((1, 1)), id="1x1"), case("linalg.matrix_exp", sym((40, 40)) / 4, id="40x40"),
             case("linalg.matrix_exp", u((2, 3)), id="error: not square"),
-            case("linalg.matrix_exp", u((3, 3)) / 2, id="grad", grad=True)]
+            case("linalg.matrix_exp", u((3, 3)) / 2, id="grad", grad=True),
+            case("matrix_exp", u((3, 3)), id="torch.matrix_exp"), case("Tensor.matrix_exp", u((3, 3)), id="method")]
 
 
 @golden("linalg.svdvals")
