@@ -1,6 +1,7 @@
 """torch.linalg's decompositions on the ``webgpu`` device: the kernels of wgsl/linalg.wgsl, one workgroup
 of 64 threads per matrix of the batch (ops/_linalg_core.py calls these with contiguous float32
-(N, m, n) tensors). Each kernel copies its matrix into a workspace buffer of its own and works there.
+(N, m, n) tensors, N > 0, and wraps the storages they return). Each kernel copies its matrix into a
+workspace buffer of its own and works there.
 
 Pipeline keys: ("linalg", kernel). Sizes travel in the uniform block (words: N, m, n, k, input
 offset, B's offset), so one pipeline serves every shape. The work per matrix is O(n^3) (LU,
@@ -10,8 +11,6 @@ decompose, not for large dense linear algebra.
 """
 from __future__ import annotations
 
-from .. import _dtype
-from ..tensor import Tensor
 from . import kernels
 from .gpu_backend import GPUStorage
 from .webgpu import runtime
@@ -38,56 +37,37 @@ def _run(kernel: str, N: int, m: int, n: int, k: int, inputs: tuple, outputs: li
     return outs
 
 
-def _t(storage: GPUStorage, like: Tensor, shape, dtype=_dtype.float32) -> Tensor:
-    return Tensor._make(storage, shape, dtype, like.device)
-
-
-def lu_solve(a: Tensor, b: Tensor | None):
-    """(X (N, n, k) or None, aux (N, 4): det, sign, log|det|, info) for a (N, n, n), b (N, n, k) or None."""
+def lu_solve(a, b):
+    """(X (N, n, k) or None, aux (N, 4): det, sign, log|det|, info) for a (N, n, n), b (N, n, k) or None
+    (N > 0)."""
     N, n, _ = a._shape
     k = 0 if b is None else b._shape[-1]
-    if N == 0:
-        from ..ops.creation import zeros
-        return (None if b is None else zeros(b._shape, device=a.device)), zeros(0, 4, device=a.device)
     _, X, aux = _run("lu", N, n, n, k, (a, a if b is None else b), [N * n * n, N * n * k, N * 4])
-    return (None if b is None else _t(X, a, (N, n, k))), _t(aux, a, (N, 4))
+    return (None if b is None else X), aux
 
 
-def cholesky(a: Tensor):
+def cholesky(a):
+    """(L (N, n, n), info int32 (N,)); A's lower triangle is read."""
     N, n, _ = a._shape
-    if N == 0:
-        from ..ops.creation import zeros
-        return zeros(a._shape, device=a.device), zeros(0, dtype=_dtype.int32, device=a.device)
-    L, info = _run("cholesky", N, n, n, 0, (a,), [N * n * n, N])
-    return _t(L, a, (N, n, n)), _t(info, a, (N,), _dtype.int32)
+    return tuple(_run("cholesky", N, n, n, 0, (a,), [N * n * n, N]))
 
 
-def qr(a: Tensor, k: int):
-    """(Q (N, m, k), R (N, min(m, k)... rows, n)): k = min(m, n) (reduced) or m (complete)."""
+def qr(a, k: int):
+    """(Q (N, m, k), R (N, m, n): R's first k rows are the result) for k = min(m, n) or m (complete)."""
     N, m, n = a._shape
-    if N == 0:
-        from ..ops.creation import zeros
-        return zeros(N, m, k, device=a.device), zeros(N, k, n, device=a.device)
-    r = min(m, n)
-    R, Q, _ = _run("qr", N, m, n, k, (a,), [N * m * n, N * m * k, N * (m + 1) * r])
-    Rt = _t(R, a, (N, m, n))
-    return _t(Q, a, (N, m, k)), (Rt if k == m else Rt[:, :k, :])
+    R, Q, _ = _run("qr", N, m, n, k, (a,), [N * m * n, N * m * k, N * (m + 1) * min(m, n)])
+    return Q, R
 
 
-def eigh(a: Tensor):
+def eigh(a):
+    """(w (N, n) ascending, V (N, n, n)) of the symmetric a."""
     N, n, _ = a._shape
-    if N == 0:
-        from ..ops.creation import zeros
-        return zeros(N, n, device=a.device), zeros(N, n, n, device=a.device)
     _, _, w, V = _run("eigh", N, n, n, 0, (a,), [N * n * n, N * n * n, N * n, N * n * n])
-    return _t(w, a, (N, n)), _t(V, a, (N, n, n))
+    return w, V
 
 
-def svd(a: Tensor):
+def svd(a):
     """(U (N, m, n), S (N, n), Vh (N, n, n)) for a (N, m, n) with m >= n."""
     N, m, n = a._shape
-    if N == 0:
-        from ..ops.creation import zeros
-        return zeros(N, m, n, device=a.device), zeros(N, n, device=a.device), zeros(N, n, n, device=a.device)
     _, _, S, U, Vh = _run("svd", N, m, n, 0, (a,), [N * m * n, N * n * n, N * n, N * m * n, N * n * n])
-    return _t(U, a, (N, m, n)), _t(S, a, (N, n)), _t(Vh, a, (N, n, n))
+    return U, S, Vh

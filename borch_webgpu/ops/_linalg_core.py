@@ -90,9 +90,24 @@ def _t(a, device, dtype=None) -> Tensor:
     return tensor(a, device=device)
 
 
-def _gpu():
+def _gpu(kernel: str, a: Tensor, *args, shapes):
+    """device/gpu_linalg's kernel on the (N, m, n) a, its storages as float32 tensors of ``shapes``
+    (an int32 one where the shape is given as ("int32", shape)); zeros for an empty batch."""
     from ..device import gpu_linalg
-    return gpu_linalg
+    from .creation import zeros
+    out = []
+    storages = getattr(gpu_linalg, kernel)(a, *args) if a._shape[0] else [None] * len(shapes)
+    for st, shape in zip(storages, shapes):
+        dt = _dtype.float32
+        if shape and shape[0] == "int32":
+            dt, shape = _dtype.int32, shape[1]
+        if shape is None:
+            out.append(None)
+        elif st is None:
+            out.append(zeros(shape, dtype=dt, device=a.device))
+        else:
+            out.append(Tensor._make(st, shape, dt, a.device))
+    return out
 
 
 # ---- LU -------------------------------------------------------------------------------------------
@@ -140,7 +155,8 @@ def lu_solve(A: Tensor, B: Tensor | None = None):
     b = None if B is None else _flat(B)[0]
     dev = A.device
     if dev.type == "webgpu":
-        x, aux = _gpu().lu_solve(a, b)
+        N, n = a._shape[:2]
+        x, aux = _gpu("lu_solve", a, b, shapes=[None if b is None else b._shape, (N, 4)])
         info = aux[:, 3].to(_dtype.int32)
         out = [None if x is None else x.reshape(B._shape)] + [aux[:, i].reshape(batch) for i in range(3)]
         return out[0], info.reshape(batch), out[1], out[2], out[3]
@@ -170,7 +186,7 @@ def cholesky(A: Tensor):
     a, batch = _flat(A)
     dev = A.device
     if dev.type == "webgpu":
-        L, info = _gpu().cholesky(a)
+        L, info = _gpu("cholesky", a, shapes=[a._shape, ("int32", a._shape[:1])])
         return L.reshape(A._shape), info.reshape(batch)
     L, info = _np_cholesky(_np(a))
     return _t(L, dev).reshape(A._shape), _t(info, dev, np.int32).reshape(batch)
@@ -184,7 +200,9 @@ def qr(A: Tensor, complete: bool):
     k = m if complete else min(m, n)
     dev = A.device
     if dev.type == "webgpu":
-        Q, R = _gpu().qr(a, k)
+        N = a._shape[0]
+        Q, R = _gpu("qr", a, k, shapes=[(N, m, k), (N, m, n)])
+        R = R[:, :k]
     else:
         Q, R = np.linalg.qr(_np(a), mode="complete" if complete else "reduced")
         Q, R = _t(Q, dev), _t(R, dev)
@@ -197,7 +215,7 @@ def eigh(A: Tensor):
     n = A._shape[-1]
     dev = A.device
     if dev.type == "webgpu":
-        w, V = _gpu().eigh(a)
+        w, V = _gpu("eigh", a, shapes=[a._shape[:2], a._shape])
     else:
         w, V = np.linalg.eigh(_np(a))
         w, V = _t(w, dev), _t(V, dev)
@@ -211,11 +229,12 @@ def svd(A: Tensor):
     k = min(m, n)
     dev = A.device
     if dev.type == "webgpu":
+        N = a._shape[0]
         if m < n:  # the kernel wants m >= n: svd(A^T) = V S U^T
-            Vt, S, Ut = _gpu().svd(a.mT.contiguous())
+            Vt, S, Ut = _gpu("svd", a.mT.contiguous(), shapes=[(N, n, m), (N, m), (N, m, m)])
             U, Vh = Ut.mT, Vt.mT
         else:
-            U, S, Vh = _gpu().svd(a)
+            U, S, Vh = _gpu("svd", a, shapes=[(N, m, n), (N, n), (N, n, n)])
     else:
         U, S, Vh = np.linalg.svd(_np(a), full_matrices=False)
         U, S, Vh = _t(U, dev), _t(S, dev), _t(Vh, dev)

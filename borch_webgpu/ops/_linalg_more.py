@@ -191,7 +191,6 @@ def cond(A: Tensor, p=None, *, out=None) -> Tensor:
         >>> torch.linalg.cond(torch.tensor([[4., 0.], [0., 2.]])).item()
         2.0
     """
-    from ..linalg import matrix_norm
     if p not in _COND:
         raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
     if isinstance(A, Tensor) and A.dim() < 2:
@@ -202,7 +201,17 @@ def cond(A: Tensor, p=None, *, out=None) -> Tensor:
         r = S.amax(-1) / S.amin(-1) if p != -2 else S.amin(-1) / S.amax(-1)
         return _out(r, out)
     core.square("linalg.cond", A)
-    return _out(matrix_norm(A, p) * matrix_norm(inv(A), p), out)
+    return _out(_matrix_norm(A, p) * _matrix_norm(inv(A), p), out)
+
+
+def _matrix_norm(A: Tensor, p) -> Tensor:
+    """torch.linalg.matrix_norm over the last two dims, for cond's orders."""
+    if p == "fro":
+        return (A * A).sum((-2, -1)).sqrt()
+    if p == "nuc":
+        return svdvals(A).sum(-1)
+    s = A.abs().sum(-2 if p in (1, -1) else -1)
+    return s.amax(-1) if p > 0 else s.amin(-1)
 
 
 def tensorinv(A: Tensor, ind: int = 2, *, out=None) -> Tensor:
@@ -281,10 +290,9 @@ def matrix_exp(A: Tensor) -> Tensor:
         >>> torch.linalg.matrix_exp(torch.zeros(2, 2)).tolist()
         [[1.0, 0.0], [0.0, 1.0]]
     """
-    from ..linalg import matrix_norm
     from .creation import eye
     core.square("linalg.matrix_exp", A)
-    norm = float(matrix_norm(A.detach(), 1).amax().item()) if A.numel() else 0.0
+    norm = float(_matrix_norm(A.detach(), 1).amax().item()) if A.numel() else 0.0
     s = max(0, math.ceil(math.log2(norm / 0.5))) if norm > 0.5 else 0
     X = A / (2 ** s) if s else A
     I = eye(A._shape[-1], device=A.device).expand(A._shape)
