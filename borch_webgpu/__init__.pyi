@@ -163,6 +163,7 @@ from .ops.elementwise import logical_xor as logical_xor
 from .ops.reduce import logsumexp as logsumexp
 from ._dtype import long as long
 from .ops.elementwise import lt as lt
+from .ops._linalg_lu import lu_unpack as lu_unpack
 from .ops.random import manual_seed as manual_seed
 from .ops.indexing import masked_fill as masked_fill
 from .ops.index_extra import masked_scatter as masked_scatter

@@ -38,12 +38,12 @@ def _run(kernel: str, N: int, m: int, n: int, k: int, inputs: tuple, outputs: li
 
 
 def lu_solve(a, b):
-    """(X (N, n, k) or None, aux (N, 4): det, sign, log|det|, info) for a (N, n, n), b (N, n, k) or None
-    (N > 0)."""
-    N, n, _ = a._shape
+    """(LU (N, m, n), X (N, n, k) or None, aux (N, 4 + min(m, n)): det, sign, log|det|, info, pivots) for
+    a (N, m, n), b (N, n, k) (m == n) or None."""
+    N, m, n = a._shape
     k = 0 if b is None else b._shape[-1]
-    _, X, aux = _run("lu", N, n, n, k, (a, a if b is None else b), [N * n * n, N * n * k, N * 4])
-    return (None if b is None else X), aux
+    LU, X, aux = _run("lu", N, m, n, k, (a, a if b is None else b), [N * m * n, N * n * k, N * (4 + min(m, n))])
+    return LU, (None if b is None else X), aux
 
 
 def cholesky(a):

@@ -21,7 +21,7 @@ import numpy as np
 from .. import _dtype
 from ..tensor import Tensor
 
-__all__ = ["LinAlgError", "lu_solve", "cholesky", "qr", "eigh", "svd", "square", "float_input", "batch_note",
+__all__ = ["LinAlgError", "lu_solve", "lu_factor", "cholesky", "qr", "eigh", "svd", "square", "float_input", "batch_note",
            "check_info"]
 
 
@@ -63,14 +63,14 @@ def batch_note(info: np.ndarray, batched: bool) -> tuple[int, str]:
     return i, (f"(Batch element {i}): " if batched else "")
 
 
-def check_info(info: Tensor, batched: bool, message) -> None:
+def check_info(info: Tensor, batched: bool, message, exc: type = LinAlgError) -> None:
     """Raise LinAlgError(message(info value, batch prefix)) for the first batch element with info != 0.
     On WebGPU this reads ``info`` back (the GPU is waited for), as PyTorch's CUDA device syncs here."""
     from ._checks import host_values
     vals = np.asarray(host_values(info, "checking a decomposition's info"))
     if vals.size and vals.any():
         i, note = batch_note(vals, batched)
-        raise LinAlgError(message(int(vals[i]), note))
+        raise exc(message(int(vals[i]), note))
 
 
 def _flat(A: Tensor) -> tuple[Tensor, tuple[int, ...]]:
@@ -111,26 +111,30 @@ def _gpu(kernel: str, a: Tensor, *args, shapes):
 
 
 # ---- LU -------------------------------------------------------------------------------------------
-def _np_lu_solve(a: np.ndarray, b: np.ndarray | None):
-    """Batched LU with partial pivoting in float64 (a: (N, n, n), b: (N, n, k) or None)."""
+def _np_lu(a: np.ndarray, b: np.ndarray | None):
+    """Batched LU with partial pivoting in float64 (a: (N, m, n), b: (N, n, k) or None, m == n with b):
+    (LU as getrf leaves it, X, info, det, sign, log|det|, 1-based pivots)."""
     a = a.copy()
-    N, n, _ = a.shape
+    N, m, n = a.shape
+    r = min(m, n)
     b = None if b is None else b.copy()
     info = np.zeros(N, np.int64)
+    piv = np.zeros((N, r), np.int64)
     sign = np.ones(N)
     rows = np.arange(N)
-    for k in range(n):
+    for k in range(r):
         p = k + np.argmax(np.abs(a[:, k:, k]), axis=1)
+        piv[:, k] = p + 1
         swap = p != k
         sign[swap] = -sign[swap]
-        for m in (a, b) if b is not None else (a,):
-            row = m[rows, p].copy()
-            m[rows, p] = m[:, k]
-            m[:, k] = row
-        piv = a[:, k, k]
-        zero = piv == 0
+        for M in (a, b) if b is not None else (a,):
+            row = M[rows, p].copy()
+            M[rows, p] = M[:, k]
+            M[:, k] = row
+        pv = a[:, k, k]
+        zero = pv == 0
         info[zero & (info == 0)] = k + 1
-        safe = np.where(zero, 1.0, piv)
+        safe = np.where(zero, 1.0, pv)
         l_col = np.where(zero[:, None], 0.0, a[:, k + 1:, k] / safe[:, None])
         a[:, k + 1:, k] = l_col
         a[:, k + 1:, k + 1:] -= l_col[:, :, None] * a[:, k, None, k + 1:]
@@ -145,25 +149,41 @@ def _np_lu_solve(a: np.ndarray, b: np.ndarray | None):
             for k in range(n - 1, -1, -1):
                 b[:, k] /= d[:, k, None]
                 b[:, :k] -= a[:, :k, k, None] * b[:, k, None, :]
-    return b, info, det, sgn, logabs
+    return a, b, info, det, sgn, logabs, piv
+
+
+def _lu(A: Tensor, B: Tensor | None):
+    """(LU, X or None, info int32, det, sign, log|det|, pivots int32), batch dims restored."""
+    a, batch = _flat(A)
+    b = None if B is None else _flat(B)[0]
+    m, n = A._shape[-2:]
+    r = min(m, n)
+    dev = A.device
+    if dev.type == "webgpu":
+        N = a._shape[0]
+        LU, x, aux = _gpu("lu_solve", a, b, shapes=[a._shape, None if b is None else b._shape, (N, 4 + r)])
+        LU = LU.reshape(A._shape)
+        info, piv = aux[:, 3].to(_dtype.int32), aux[:, 4:].to(_dtype.int32)
+        vals = [aux[:, i].reshape(batch) for i in range(3)]
+        X = None if x is None else x.reshape(B._shape)
+        return LU, X, info.reshape(batch), vals[0], vals[1], vals[2], piv.reshape(batch + (r,))
+    lu, x, info, det, sgn, logabs, piv = _np_lu(_np(a), None if b is None else _np(b))
+    X = None if x is None else _t(x, dev).reshape(B._shape)
+    return (_t(lu, dev).reshape(A._shape), X, _t(info, dev, np.int32).reshape(batch), _t(det, dev).reshape(batch),
+            _t(sgn, dev).reshape(batch), _t(logabs, dev).reshape(batch), _t(piv, dev, np.int32).reshape(batch + (r,)))
 
 
 def lu_solve(A: Tensor, B: Tensor | None = None):
     """(X (like B) or None, info int32, det, sign, log|det|) per matrix; A (*batch, n, n), B (*batch, n, k)
     with the same batch shape."""
-    a, batch = _flat(A)
-    b = None if B is None else _flat(B)[0]
-    dev = A.device
-    if dev.type == "webgpu":
-        N, n = a._shape[:2]
-        x, aux = _gpu("lu_solve", a, b, shapes=[None if b is None else b._shape, (N, 4)])
-        info = aux[:, 3].to(_dtype.int32)
-        out = [None if x is None else x.reshape(B._shape)] + [aux[:, i].reshape(batch) for i in range(3)]
-        return out[0], info.reshape(batch), out[1], out[2], out[3]
-    x, info, det, sgn, logabs = _np_lu_solve(_np(a), None if b is None else _np(b))
-    X = None if x is None else _t(x, dev).reshape(B._shape)
-    return (X, _t(info, dev, np.int32).reshape(batch), _t(det, dev).reshape(batch), _t(sgn, dev).reshape(batch),
-            _t(logabs, dev).reshape(batch))
+    _, X, info, det, sgn, logabs, _ = _lu(A, B)
+    return X, info, det, sgn, logabs
+
+
+def lu_factor(A: Tensor):
+    """(LU as LAPACK's getrf leaves it, pivots int32 (1-based), info int32) of the (*batch, m, n) A."""
+    LU, _, info, _, _, _, piv = _lu(A, None)
+    return LU, piv, info
 
 
 # ---- Cholesky ------------------------------------------------------------------------------------------

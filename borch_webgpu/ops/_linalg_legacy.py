@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from ..tensor import Tensor
 from . import _linalg_core as core
+from ._linalg_lu import lu_unpack
 from ._linalg_more import matrix_exp, vander as linalg_vander
 from ._linalg_solve import _out, inv
 from ._linalg_spectral import pinv, svd as linalg_svd
 from ._registry import api
 
-__all__ = ["svd", "pinverse", "cholesky_inverse", "vander"]
+__all__ = ["svd", "pinverse", "cholesky_inverse", "vander", "lu_unpack"]
 
 
 def svd(input: Tensor, some: bool = True, compute_uv: bool = True, *, out=None):
@@ -96,3 +97,4 @@ api("pinverse", pinverse)
 api("cholesky_inverse", cholesky_inverse)
 api("matrix_exp", matrix_exp)
 api("vander", vander, tensor=False)
+api("lu_unpack", lu_unpack, tensor=False)

@@ -26,9 +26,10 @@ fn rotation(app: f32, aqq: f32, apq: f32) -> vec3<f32> {
 }
 
 //@op lu
-// Gaussian elimination with partial pivoting on [A | B] (B: n x k, k may be 0), then back substitution:
-// X = A^-1 B. aux per matrix: det, sign, log|det|, info (LAPACK's: the 1-based column of the first
-// zero pivot, as a float).
+// Gaussian elimination with partial pivoting on [A | B] for the m x n A (B: n x k, k may be 0; B only
+// when m == n), then back substitution: X = A^-1 B. W ends as LAPACK's getrf leaves A: U on and above
+// the diagonal, L's multipliers below. aux per matrix (4 + min(m, n) words): det, sign, log|det|,
+// info (the 1-based column of the first zero pivot), then the 1-based pivot rows; all as floats.
 @group(0) @binding(1) var<storage, read> a: array<f32>;
 @group(0) @binding(2) var<storage, read> b: array<f32>;
 @group(0) @binding(3) var<storage, read_write> W: array<f32>;
@@ -40,24 +41,28 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
         @builtin(local_invocation_index) li: u32) {
   let mi = matrix_index(wg, nwg);
   if (mi >= pu(0u)) { return; }
+  let m = pu(1u);
   let n = pu(2u);
   let k = pu(3u);
-  let base = mi * n * n;
+  let r = min(m, n);
+  let base = mi * m * n;
   let xb = mi * n * k;
-  for (var e = li; e < n * n; e += T) { W[base + e] = a[pu(4u) + base + e]; }
+  let ab = mi * (4u + r);
+  for (var e = li; e < m * n; e += T) { W[base + e] = a[pu(4u) + base + e]; }
   for (var e = li; e < n * k; e += T) { X[xb + e] = b[pu(5u) + xb + e]; }
   var info = 0u;
   var sign = 1.0;
   storageBarrier();
-  for (var c = 0u; c < n; c++) {
+  for (var c = 0u; c < r; c++) {
     if (li == 0u) {
       var p = c;
       var best = abs(W[base + c * n + c]);
-      for (var i = c + 1u; i < n; i++) {
+      for (var i = c + 1u; i < m; i++) {
         let v = abs(W[base + i * n + c]);
         if (v > best) { best = v; p = i; }
       }
       w_u = p;
+      aux[ab + 4u + c] = f32(p + 1u);
     }
     workgroupBarrier();
     let p = w_u;
@@ -77,25 +82,25 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
       if (p != c) { sign = -sign; }
       if (piv == 0.0 && info == 0u) { info = c + 1u; }
     }
-    for (var i = c + 1u + li; i < n; i += T) {
+    for (var i = c + 1u + li; i < m; i += T) {
       W[base + i * n + c] = select(W[base + i * n + c] / piv, 0.0, piv == 0.0);
     }
     storageBarrier();
-    let rows = n - c - 1u;
-    let cols = rows + k;
+    let rows = m - c - 1u;
+    let cols = n - c - 1u + k;
     for (var e = li; e < rows * cols; e += T) {
       let i = c + 1u + e / cols;
       let j = e % cols;
       let l = W[base + i * n + c];
-      if (j < rows) {
+      if (j < n - c - 1u) {
         W[base + i * n + c + 1u + j] -= l * W[base + c * n + c + 1u + j];
       } else {
-        X[xb + i * k + j - rows] -= l * X[xb + c * k + j - rows];
+        X[xb + i * k + j - (n - c - 1u)] -= l * X[xb + c * k + j - (n - c - 1u)];
       }
     }
     storageBarrier();
   }
-  for (var cc = 0u; cc < n; cc++) {
+  for (var cc = 0u; cc < select(0u, n, k > 0u); cc++) {
     let c = n - 1u - cc;
     let d = W[base + c * n + c];
     for (var j = li; j < k; j += T) { X[xb + c * k + j] /= d; }
@@ -111,16 +116,16 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
     var det = sign;
     var sg = sign;
     var logabs = 0.0;
-    for (var i = 0u; i < n; i++) {
+    for (var i = 0u; i < r; i++) {
       let d = W[base + i * n + i];
       det *= d;
       sg *= select(select(0.0, 1.0, d > 0.0), -1.0, d < 0.0);
       logabs += log(abs(d));
     }
-    aux[mi * 4u] = det;
-    aux[mi * 4u + 1u] = select(sg, 0.0, info != 0u);
-    aux[mi * 4u + 2u] = logabs;
-    aux[mi * 4u + 3u] = f32(info);
+    aux[ab] = det;
+    aux[ab + 1u] = select(sg, 0.0, info != 0u);
+    aux[ab + 2u] = logabs;
+    aux[ab + 3u] = f32(info);
   }
 }
 

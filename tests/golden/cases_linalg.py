@@ -684,3 +684,57 @@ def _svdvals():  # with the spectral matrix norms, which are svdvals underneath
             case("linalg.matrix_norm", svdin((4, 4)), ord=3, id="error: matrix_norm ord=3"),
             case("linalg.matrix_norm", svdin((4, 3)), ord="nuc", id="grad nuc", grad=True)]
     return out
+
+
+# ---- LU (ops/_linalg_lu.py) -----------------------------------------------------------------------
+LU_SOLVE = "lambda A, B, **k: torch.linalg.lu_solve(*torch.linalg.lu_factor(A), B, **k)"
+
+
+@golden("linalg.lu_factor")
+def _lu_factor():
+    out = [case("linalg.lu_factor", gen(s), id=f"{s}") for s in [(1, 1), (3, 3), (2, 4, 4), (40, 40)]]
+    out += [case("linalg.lu_factor", u((3, 5)), id="3x5"), case("linalg.lu_factor", u((2, 5, 3)), id="5x3"),
+            case("linalg.lu_factor", SINGULAR, id="error: singular"),
+            case("linalg.lu_factor", np.stack([gen((3, 3)), np.zeros((3, 3), np.float32)]), id="error: batch 1"),
+            case("linalg.lu_factor", u((3,)), id="error: 1-D"), case("linalg.lu_factor", ints((3, 3)), id="error: int"),
+            case("linalg.lu_factor", gen((3, 3)), pivot=False, id="error: pivot=False"),
+            case("linalg.lu_factor", gen((3, 3)), id="grad", grad=True),
+            case("linalg.lu_factor", gen((2, 4, 4)), id="grad batch", grad=True)]
+    return out
+
+
+@golden("linalg.lu_factor_ex")
+def _lu_factor_ex():
+    info = "lambda A, **k: torch.linalg.lu_factor_ex(A, **k).info"
+    return [case("linalg.lu_factor_ex", gen((2, 3, 3)), id="batch"),
+            case("_module", info, np.stack([gen((3, 3)), SINGULAR]), id="info"),
+            case("linalg.lu_factor_ex", SINGULAR, check_errors=True, id="error: check_errors"),
+            case("linalg.lu_factor_ex", gen((3, 3)), id="grad", grad=True)]
+
+
+@golden("linalg.lu")
+def _lu():
+    unpack = "lambda A: torch.lu_unpack(*torch.linalg.lu_factor(A))"
+    out = [case("linalg.lu", gen(s), id=f"{s}") for s in [(1, 1), (3, 3), (2, 4, 4), (40, 40)]]
+    out += [case("linalg.lu", u((3, 5)), id="3x5"), case("linalg.lu", u((5, 3)), id="5x3"),
+            case("linalg.lu", SINGULAR, id="singular (no error)"), case("linalg.lu", u((3,)), id="error: 1-D"),
+            case("_module", unpack, gen((2, 4, 4)), id="torch.lu_unpack"),
+            case("_module", unpack, u((3, 5)), id="torch.lu_unpack 3x5"),
+            case("linalg.lu", gen((3, 3)), id="grad", grad=True),
+            case("linalg.lu", gen((2, 4, 4)), id="grad batch", grad=True)]
+    return out
+
+
+@golden("linalg.lu_solve")
+def _lu_solve():
+    out = [case("_module", LU_SOLVE, gen((3, 3)), u((3, 2)), id="3x3"),
+           case("_module", LU_SOLVE, gen((2, 4, 4)), u((2, 4, 1)), id="batch"),
+           case("_module", LU_SOLVE, gen((40, 40)), u((40, 3)), id="40x40"),
+           case("_module", LU_SOLVE, gen((3, 3)), u((3, 2)), adjoint=True, id="adjoint"),
+           case("_module", LU_SOLVE, gen((3, 3)), u((2, 3)), left=False, id="left=False"),
+           case("_module", LU_SOLVE, gen((3, 3)), u((2, 3)), left=False, adjoint=True, id="left=False adjoint"),
+           case("_module", LU_SOLVE, gen((3, 3)), u((3,)), id="error: B 1-D"),
+           case("_module", LU_SOLVE, gen((3, 3)), u((4, 2)), id="error: sizes"),
+           case("_module", LU_SOLVE, gen((3, 3)), u((3, 2)), id="grad", grad=True),
+           case("_module", LU_SOLVE, gen((3, 3)), u((3, 2)), adjoint=True, id="grad adjoint", grad=True)]
+    return out
