@@ -21,8 +21,8 @@ import numpy as np
 from .. import _dtype
 from ..tensor import Tensor
 
-__all__ = ["LinAlgError", "lu_solve", "lu_factor", "cholesky", "qr", "eigh", "svd", "square", "float_input", "batch_note",
-           "check_info"]
+__all__ = ["LinAlgError", "lu_solve", "lu_factor", "cholesky", "qr", "eigh", "svd", "square", "float_input",
+           "batch_note", "check_info"]
 
 
 class _LinAlgError(RuntimeError):

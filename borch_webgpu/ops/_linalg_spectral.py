@@ -6,7 +6,7 @@ PyTorch's formulas written with other ops (checked against PyTorch's autograd in
 Sign conventions: qr's R has LAPACK's signs (R[k, k] = -sign(A[k, k]) * the column's norm, after the
 earlier reflections), so Q and R match PyTorch's. Eigenvectors and singular vectors are defined only
 up to sign; ours may differ from PyTorch's by a sign per vector (PyTorch's own tests compare them up
-to sign, and so do the goldens: tests/golden/cases_linalg.py, SIGNFIX_*).
+to sign, and so do the goldens: tests/golden/cases_linalg_decomp.py, SIGNFIX_*).
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """torch.linalg's decompositions on WebGPU in Chromium: their golden cases (values, gradients, PyTorch's
-LinAlgError and other exceptions; tests/golden/cases_linalg.py) replayed in the page, where they run
-wgsl/linalg.wgsl's kernels (LU, Cholesky, Householder QR, cyclic and one-sided Jacobi)."""
+LinAlgError and other exceptions; tests/golden/cases_linalg_decomp.py, cases_linalg_more.py) replayed in
+the page, where they run wgsl/linalg.wgsl's kernels (LU, Cholesky, Householder QR, cyclic and one-sided Jacobi)."""
 from __future__ import annotations
 
 OPS = ["linalg.inv", "linalg.inv_ex", "linalg.det", "linalg.slogdet", "linalg.solve", "linalg.cholesky",

@@ -1,6 +1,7 @@
 """torch.linalg's decompositions on cpu: what the golden cases cannot show (classes, result types, the
 gradients PyTorch refuses). Values, gradients and PyTorch's messages are checked by the goldens
-(tests/golden/cases_linalg.py, replayed on cpu by test_golden_cpu.py and on WebGPU in the browser)."""
+(tests/golden/cases_linalg_decomp.py and cases_linalg_more.py, replayed on cpu by test_golden_cpu.py and on
+WebGPU in the browser)."""
 from __future__ import annotations
 
 import pytest
