@@ -109,6 +109,7 @@ from .ops.creation import full as full
 from .ops.creation import full_like as full_like
 from .ops.indexing import gather as gather
 from .ops.elementwise import ge as ge
+from .ops._linalg_householder import geqrf as geqrf
 from .ops.linalg import ger as ger
 from .device import get_default_device as get_default_device
 from ._dtype import get_default_dtype as get_default_dtype

@@ -13,6 +13,7 @@ import math
 from .ops.combine import linalg_cross as cross
 from .ops.reduce import amax, amin, norm as _norm, sum as _sum
 from .ops._linalg_core import LinAlgError
+from .ops._linalg_householder import householder_product
 from .ops._linalg_lu import lu, lu_factor, lu_factor_ex, lu_solve
 from .ops._linalg_more import (cond, diagonal, matmul, matrix_exp, multi_dot, solve_ex, solve_triangular,
                                spectral_norm, tensorinv, tensorsolve, vander, vecdot)
@@ -23,7 +24,8 @@ from .tensor import Tensor, _wrap_dim
 __all__ = ["vector_norm", "matrix_norm", "norm", "cross", "LinAlgError", "inv", "inv_ex", "det", "slogdet", "solve",
            "cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "lstsq",
            "matrix_power", "matmul", "diagonal", "vecdot", "multi_dot", "solve_ex", "solve_triangular", "cond",
-           "tensorinv", "tensorsolve", "vander", "matrix_exp", "lu", "lu_factor", "lu_factor_ex", "lu_solve"]
+           "tensorinv", "tensorsolve", "vander", "matrix_exp", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
+           "householder_product"]
 
 
 def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:

@@ -53,10 +53,12 @@ def cholesky(a):
 
 
 def qr(a, k: int):
-    """(Q (N, m, k), R (N, m, n): R's first k rows are the result) for k = min(m, n) or m (complete)."""
+    """(Q (N, m, k), R (N, m, n): R's first k rows are the result, H (N, m + 1, min(m, n)): the reflectors
+    (column c: v with v[c] = 1, zeros above) and in the last row their tau) for k = min(m, n) or m
+    (complete), or 0 (reflectors only)."""
     N, m, n = a._shape
-    R, Q, _ = _run("qr", N, m, n, k, (a,), [N * m * n, N * m * k, N * (m + 1) * min(m, n)])
-    return Q, R
+    R, Q, H = _run("qr", N, m, n, k, (a,), [N * m * n, N * m * k, N * (m + 1) * min(m, n)])
+    return Q, R, H
 
 
 def eigh(a):

@@ -21,7 +21,7 @@ import numpy as np
 from .. import _dtype
 from ..tensor import Tensor
 
-__all__ = ["LinAlgError", "lu_solve", "lu_factor", "cholesky", "qr", "eigh", "svd", "square", "float_input",
+__all__ = ["LinAlgError", "lu_solve", "lu_factor", "cholesky", "qr", "geqrf", "eigh", "svd", "square", "float_input",
            "batch_note", "check_info"]
 
 
@@ -221,12 +221,38 @@ def qr(A: Tensor, complete: bool):
     dev = A.device
     if dev.type == "webgpu":
         N = a._shape[0]
-        Q, R = _gpu("qr", a, k, shapes=[(N, m, k), (N, m, n)])
+        Q, R, _ = _gpu("qr", a, k, shapes=[(N, m, k), (N, m, n), None])
         R = R[:, :k]
     else:
         Q, R = np.linalg.qr(_np(a), mode="complete" if complete else "reduced")
         Q, R = _t(Q, dev), _t(R, dev)
     return Q.reshape(batch + (m, k)), R.reshape(batch + (k, n))
+
+
+def geqrf(A: Tensor):
+    """(a, tau) as LAPACK's geqrf leaves them: R on and above the diagonal, the reflectors' vectors below
+    (their leading 1 implied), tau (*batch, min(m, n))."""
+    a, batch = _flat(A)
+    m, n = A._shape[-2:]
+    r = min(m, n)
+    dev = A.device
+    if dev.type == "webgpu":
+        N = a._shape[0]
+        _, R, H = _gpu("qr", a, 0, shapes=[None, (N, m, n), (N, m + 1, r)])
+        from .shape import cat
+        from .creation import zeros
+        low = H[:, :m, :].tril(-1)
+        if n > r:
+            low = cat([low, zeros(N, m, n - r, device=dev)], -1)
+        return (R.triu() + low).reshape(A._shape), H[:, m, :].reshape(batch + (r,))
+    h, tau = [], []
+    for mat in _np(a):
+        hh, tt = np.linalg.qr(mat, mode="raw")
+        h.append(hh.T)
+        tau.append(tt)
+    h = np.stack(h) if h else np.zeros((0, m, n))
+    tau = np.stack(tau) if tau else np.zeros((0, r))
+    return _t(h, dev).reshape(A._shape), _t(tau, dev).reshape(batch + (r,))
 
 
 def eigh(A: Tensor):

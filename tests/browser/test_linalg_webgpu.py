@@ -8,7 +8,8 @@ OPS = ["linalg.inv", "linalg.inv_ex", "linalg.det", "linalg.slogdet", "linalg.so
        "linalg.svd", "linalg.svdvals", "linalg.pinv", "linalg.matrix_rank", "linalg.lstsq", "linalg.matmul",
        "linalg.diagonal", "linalg.vecdot", "linalg.multi_dot", "linalg.solve_ex", "linalg.solve_triangular",
        "linalg.cond", "linalg.tensorinv", "linalg.tensorsolve", "linalg.vander", "linalg.matrix_exp",
-       "linalg.lu_factor", "linalg.lu_factor_ex", "linalg.lu", "linalg.lu_solve"]
+       "linalg.lu_factor", "linalg.lu_factor_ex", "linalg.lu", "linalg.lu_solve", "geqrf",
+       "linalg.householder_product"]
 
 
 def test_linalg_goldens_on_webgpu(replay_on_webgpu):

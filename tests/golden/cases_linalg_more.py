@@ -182,3 +182,24 @@ def _lu_solve():
            case("_module", LU_SOLVE, gen((3, 3)), u((3, 2)), id="grad", grad=True),
            case("_module", LU_SOLVE, gen((3, 3)), u((3, 2)), adjoint=True, id="grad adjoint", grad=True)]
     return out
+
+
+# ---- Householder (ops/_linalg_householder.py) ---------------------------------------------------------
+HH = "lambda A: torch.linalg.householder_product(*torch.geqrf(A))"
+
+
+@golden("geqrf")
+def _geqrf():
+    return [case("geqrf", u(s), id=f"{s}") for s in [(1, 1), (3, 3), (5, 3), (3, 5), (2, 4, 3), (40, 40)]] + \
+        [case("Tensor.geqrf", u((3, 2)), id="method"), case("geqrf", u((3,)), id="error: 1-D")]
+
+
+@golden("linalg.householder_product")
+def _householder_product():
+    return [case("_module", HH, u(s), id=f"Q of {s}") for s in [(3, 3), (5, 3), (2, 4, 3), (40, 33)]] + \
+        [case("linalg.householder_product", u((5, 3)), u((2,)), id="k < n"),
+         case("linalg.householder_product", u((2, 4, 3)), u((2, 3)), id="batch"),
+         case("linalg.householder_product", u((3, 5)), u((2,)), id="error: m < n"),
+         case("linalg.householder_product", u((5, 3)), u((4,)), id="error: tau too long"),
+         case("linalg.householder_product", u((2, 5, 3)), u((3, 3)), id="error: batch dims"),
+         case("linalg.householder_product", u((5, 3)), u((3,)) / 2, id="grad", grad=True)]
