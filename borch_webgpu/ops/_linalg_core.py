@@ -268,6 +268,18 @@ def eigh(A: Tensor):
     return w.reshape(batch + (n,)), V.reshape(A._shape)
 
 
+def _complete(U: Tensor, S: Tensor, size: int) -> Tensor:
+    """The kernel's U (N, m, k) with the columns of numerically zero singular values (at most
+    eps * max(m, n) * S_max: A v / S is then rounding noise, or 0 / 0) replaced by an orthonormal
+    completion: a Householder QR of U keeps the other columns (up to sign; they come first, S is
+    descending) and continues them with orthonormal columns, as LAPACK's vectors are."""
+    from .elementwise import where
+    N, m, k = U._shape
+    Q, _, _ = _gpu("qr", U.contiguous(), k, shapes=[(N, m, k), (N, m, k), None])
+    keep = S > S.amax(-1, keepdim=True) * (size * 1.1920928955078125e-07) if k else S > 0
+    return where(keep.unsqueeze(-2), U, Q)
+
+
 def svd(A: Tensor):
     """(U (*batch, m, k), S descending (*batch, k), Vh (*batch, k, n)), k = min(m, n)."""
     a, batch = _flat(A)
@@ -278,9 +290,10 @@ def svd(A: Tensor):
         N = a._shape[0]
         if m < n:  # the kernel wants m >= n: svd(A^T) = V S U^T
             Vt, S, Ut = _gpu("svd", a.mT.contiguous(), shapes=[(N, n, m), (N, m), (N, m, m)])
-            U, Vh = Ut.mT, Vt.mT
+            U, Vh = Ut.mT, _complete(Vt, S, n).mT
         else:
             U, S, Vh = _gpu("svd", a, shapes=[(N, m, n), (N, n), (N, n, n)])
+            U = _complete(U, S, m)
     else:
         U, S, Vh = np.linalg.svd(_np(a), full_matrices=False)
         U, S, Vh = _t(U, dev), _t(S, dev), _t(Vh, dev)

@@ -191,8 +191,8 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None, out=None):
     [0.5, 3]): singular values within 2.4e-7 of the largest up to n = 64 (PyTorch's float32 CPU:
     4e-7); U within 2.8e-6 (n = 16) and 3.3e-5 (n = 64), errors that grow as the gap to the nearest
     other value shrinks. The gradient needs ``full_matrices=False`` and distinct singular values, as
-    PyTorch's. On WebGPU, a column of U whose singular value is exactly 0 (``A v = 0`` in float32, as for
-    the zero matrix) is left zero; PyTorch (and the cpu device) complete U with orthonormal columns.
+    PyTorch's. For a singular value that is numerically zero (at most ``eps * max(m, n) * S[0]``) the
+    vectors are any orthonormal completion, as PyTorch's (on WebGPU from a Householder QR of the others).
 
     Example::
 

@@ -241,6 +241,13 @@ def _svd():
             case("_module", SIGNFIX_SVD, svdin((2, 3, 5)), id="full_matrices 3x5"),
             case("_module", SIGNFIX_SVD, svdin((4, 4)), driver="gesvd", id="error: driver= (CUDA only)"),
             case("linalg.svd", u((3,)), id="error: 1-D"), case("linalg.svd", ints((3, 3)), id="error: int64")]
+    # rank-deficient: vectors of a zero singular value are any orthonormal completion; compare what is defined
+    defined = ("lambda A: (lambda U, S, Vh: (S, U.mT @ U, Vh @ Vh.mT, (U * S.unsqueeze(-2)) @ Vh))"
+               "(*torch.linalg.svd(A, full_matrices=False))")
+    for name, a in [("zeros 4x3", np.zeros((4, 3), np.float32)), ("zeros 3x4", np.zeros((3, 4), np.float32)),
+                    ("rank 1", np.outer([1, 2, 3, 4], [1, 0, 2]).astype(np.float32)),
+                    ("rank 1 wide", np.outer([1, 2, 3], [1, 0, 2, 1]).astype(np.float32))]:
+        out.append(case("_module", defined, a, id=f"rank-deficient {name}"))
     for s in [(3, 3), (5, 3), (3, 5), (2, 4, 3)]:
         out.append(case("_module", SIGNFIX_SVD, svdin(s), full_matrices=False, id=f"grad {s}", grad=True))
     # torch.svd: (U, S, V), some=True by default
