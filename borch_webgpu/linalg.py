@@ -1,10 +1,23 @@
 """``torch.linalg``: norms, the cross product, and the decompositions with what is built on them.
 
-inv, inv_ex, det, slogdet, solve, cholesky, cholesky_ex, qr, eigh, eigvalsh, svd, svdvals (and pinv,
-matrix_rank, lstsq on svd; matrix_power on matmul) run on ``webgpu`` as wgsl/linalg.wgsl kernels, one
-workgroup per matrix of the batch, in float32; on ``cpu`` in float64 numpy, rounded to float32. Each
-function's entry says its precision. Failures on singular or indefinite input raise
-:class:`LinAlgError` (a RuntimeError) with PyTorch's messages.
+Where each runs on ``webgpu`` (all in float32; one 64-thread workgroup per matrix of the batch):
+
+- wgsl/linalg.wgsl's kernels: LU with partial pivoting (inv, inv_ex, det, slogdet, solve, solve_ex,
+  lu_factor, lu_factor_ex, lu; solve_triangular, tensorinv, tensorsolve, cholesky_solve on solve),
+  Cholesky (cholesky, cholesky_ex), Householder QR (qr, torch.geqrf), cyclic Jacobi (eigh,
+  eigvalsh), one-sided Jacobi (svd, svdvals; pinv, matrix_rank, lstsq, cond and the 2 / -2 / 'nuc'
+  matrix norms on svd);
+- other ops' kernels (matmul and elementwise): matrix_power, matrix_exp, householder_product,
+  multi_dot, vecdot, vander, lu_solve's triangular solves.
+
+What reads a value back to the host (waits for the GPU), as PyTorch does on CUDA: the singular or
+indefinite checks of inv, solve, cholesky and lu_factor (a small ``info`` tensor; the ``_ex`` forms
+do not check), the permutation of lu, lu_unpack and lu_solve (the pivots), and matrix_exp's number
+of squarings (its largest 1-norm). Nothing is computed on the host. On ``cpu`` everything runs in
+numpy in float64 and is rounded to float32. Each function's entry gives its float32 precision on
+WebGPU. Failures on singular or indefinite input raise :class:`LinAlgError` (a RuntimeError) or
+RuntimeError with PyTorch's messages. Not implemented: eig and eigvals (complex results: there is no
+complex dtype), ldl_factor, ldl_factor_ex and ldl_solve.
 """
 from __future__ import annotations
 
