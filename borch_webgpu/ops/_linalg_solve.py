@@ -96,8 +96,8 @@ def inv(A: Tensor, *, out=None) -> Tensor:
 
 def inv_ex(A: Tensor, *, check_errors: bool = False, out=None):
     """``(inverse, info)``: :func:`inv` that does not raise for a singular matrix; ``info`` (int32, one per
-    matrix) is the 1-based column of the first zero pivot, 0 when the inverse exists (then its values
-    are not defined). ``check_errors=True`` raises as :func:`inv` does.
+    matrix) is 0 when the inverse exists, else the 1-based column of LU's first zero pivot (that
+    matrix's inverse values are then not defined). ``check_errors=True`` raises as :func:`inv` does.
 
     Example::
 
