@@ -41,6 +41,19 @@ MATRIX_RANK = _reg("linalg.matrix_rank", "singular values above the cutoff, coun
 LSTSQ = _reg("linalg.lstsq", "pinv(A) @ B", "svd")
 
 
+def _finite(A: Tensor, message: str) -> None:
+    """PyTorch's LinAlgError for non-finite input to eigh and svd (whose LAPACK calls fail on it): at once on
+    cpu; on WebGPU raised at the next read of a value (ops/_checks.py), without waiting for the GPU."""
+    from ._checks import device_check
+    with autograd.no_grad():
+        device_check(A.isfinite().all(), core.LinAlgError, message)
+
+
+_SVD_NONFINITE = "linalg.svd: The algorithm failed to converge because the input matrix contained non-finite values."
+_EIGH_NONFINITE = ("linalg.eigh: The algorithm failed to converge because the input matrix is ill-conditioned or "
+                   "has too many repeated eigenvalues (the input has non-finite values).")
+
+
 def _skew_over_gap(X: Tensor, w: Tensor) -> Tensor:
     """(X - X^T) / (w_j - w_i) off the diagonal, 0 on it (the eigen and singular vectors' backward)."""
     E = w.unsqueeze(-2) - w.unsqueeze(-1)
@@ -128,7 +141,8 @@ def eigh(A: Tensor, UPLO: str = "L", *, out=None):
     SwiftShader, eigenvalues spread over [-2, 3]): eigenvalues within 4e-7 (n = 16) and 1e-6 (n = 64) of
     the largest (PyTorch's float32 CPU: 4e-7, 1.5e-6); eigenvectors within 1.2e-6 and 9e-6, errors that
     grow as the gap to the nearest other eigenvalue shrinks. The gradient divides by the gaps: it is
-    not finite for repeated eigenvalues.
+    not finite for repeated eigenvalues. Non-finite input raises ``torch.linalg.LinAlgError`` as
+    PyTorch's does (on WebGPU at the next read of a value, without waiting for the GPU here).
 
     Example::
 
@@ -138,6 +152,7 @@ def eigh(A: Tensor, UPLO: str = "L", *, out=None):
     """
     from ._return_types import linalg_eigh
     S = _symmetric("linalg.eigh", A, UPLO)
+    _finite(S, _EIGH_NONFINITE)
     w, V = core.eigh(S.detach())
 
     def back(gw, gV):
@@ -164,6 +179,7 @@ def eigvalsh(A: Tensor, UPLO: str = "L", *, out=None) -> Tensor:
 
 # ---- SVD ----------------------------------------------------------------------------------------------
 def _svd(A: Tensor):
+    _finite(A, _SVD_NONFINITE)
     U, S, Vh = core.svd(A.detach())
 
     def back(gU, gS, gVh):
@@ -193,6 +209,8 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None, out=None):
     other value shrinks. The gradient needs ``full_matrices=False`` and distinct singular values, as
     PyTorch's. For a singular value that is numerically zero (at most ``eps * max(m, n) * S[0]``) the
     vectors are any orthonormal completion, as PyTorch's (on WebGPU from a Householder QR of the others).
+    Non-finite input raises ``torch.linalg.LinAlgError`` with PyTorch's message (on WebGPU at the next
+    read of a value).
 
     Example::
 
@@ -294,6 +312,8 @@ def matrix_rank(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False, out
     """
     core.float_input("torch.linalg.matrix_rank", A, "input")
     m, n = A._shape[-2:]
+    if not hermitian:
+        _finite(A, _SVD_NONFINITE)
     with autograd.no_grad():
         S = eigh(A)[0].abs() if hermitian else core.svd(A.detach())[1]
         r = (S > _cutoff("linalg.matrix_rank", S, m, n, atol, rtol)).sum(-1)

@@ -13,6 +13,13 @@ var<workgroup> w_u: u32;
 var<workgroup> w_f: f32;
 
 fn matrix_index(wg: vec3<u32>, nwg: vec3<u32>) -> u32 { return wg.y * nwg.x + wg.x; }
+fn is_nan(x: f32) -> bool { return (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u; }
+// does value u (at index j) sort before v (at index i), ascending, NaN last, ties by index: a total
+// order, so that every output position is written once
+fn sorts_before(u: f32, j: u32, v: f32, i: u32) -> bool {
+  if (is_nan(u) || is_nan(v)) { return select(!is_nan(u), j < i, is_nan(u) && is_nan(v)); }
+  return u < v || (u == v && j < i);
+}
 // -sign(a) * h with Fortran's SIGN (+0 counts as positive): LAPACK's Householder beta
 fn neg_sign(h: f32, a: f32) -> f32 { return select(-h, h, a < 0.0); }
 // the rotation (c, s, t = s / c) that zeroes the (p, q) entry of [[app, apq], [apq, aqq]] (Golub and
@@ -303,7 +310,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
     var rank = 0u;
     for (var j = 0u; j < n; j++) {
       let u = A[base + j * n + j];
-      rank += select(0u, 1u, u < v || (u == v && j < i));
+      rank += select(0u, 1u, sorts_before(u, j, v, i));
     }
     w[mi * n + rank] = v;
     for (var r = 0u; r < n; r++) { Vout[base + r * n + rank] = V[base + r * n + i]; }
@@ -391,7 +398,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
     var rank = 0u;
     for (var q = 0u; q < n; q++) {
       let t = S[mi * n + q];
-      rank += select(0u, 1u, t > s || (t == s && q < j));
+      rank += select(0u, 1u, sorts_before(-t, q, -s, j));
     }
     let inv = select(1.0 / s, 0.0, s == 0.0);
     for (var i = 0u; i < m; i++) { Uout[ub + i * n + rank] = U[ub + i * n + j] * inv; }
@@ -404,7 +411,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
     var rank = 0u;
     for (var q = 0u; q < n; q++) {
       let t = S[mi * n + q];
-      rank += select(0u, 1u, t > s || (t == s && q < j));
+      rank += select(0u, 1u, sorts_before(-t, q, -s, j));
     }
     U[ub + rank] = s;
   }

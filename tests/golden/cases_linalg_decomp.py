@@ -217,7 +217,10 @@ def _eigh():
             case("_module", SIGNFIX_EIGH, np.tril(sym((4, 4))) + np.triu(u((4, 4)), 1), id="reads the lower triangle"),
             case("linalg.eigh", u((2, 3)), id="error: not square"),
             case("linalg.eigh", sym((3, 3)), UPLO="X", id="error: UPLO"),
-            case("linalg.eigh", ints((3, 3)), id="error: int64")]
+            case("linalg.eigh", ints((3, 3)), id="error: int64"),
+            case("linalg.eigh", np.full((3, 3), np.nan, np.float32), id="error: non-finite [type only]"),
+            case("linalg.eigh", np.stack([sym((3, 3)), np.full((3, 3), np.inf, np.float32)]),
+                 id="error: non-finite batch [type only]")]
     out += [case("_module", SIGNFIX_EIGH, sym(s), id=f"grad {s}", grad=True) for s in [(1, 1), (3, 3), (2, 5, 5)]]
     out.append(case("_module", SIGNFIX_EIGH, up, UPLO="U", id="grad UPLO=U", grad=True))
     return out
@@ -240,7 +243,10 @@ def _svd():
     out += [case("_module", SIGNFIX_SVD, svdin((5, 3)), id="full_matrices 5x3"),
             case("_module", SIGNFIX_SVD, svdin((2, 3, 5)), id="full_matrices 3x5"),
             case("_module", SIGNFIX_SVD, svdin((4, 4)), driver="gesvd", id="error: driver= (CUDA only)"),
-            case("linalg.svd", u((3,)), id="error: 1-D"), case("linalg.svd", ints((3, 3)), id="error: int64")]
+            case("linalg.svd", u((3,)), id="error: 1-D"), case("linalg.svd", ints((3, 3)), id="error: int64"),
+            case("linalg.svd", np.full((3, 2), np.nan, np.float32), id="error: non-finite"),
+            case("linalg.svd", np.stack([svdin((3, 3)), np.full((3, 3), np.inf, np.float32)]),
+                 id="error: non-finite batch [type only]")]
     # rank-deficient: vectors of a zero singular value are any orthonormal completion; compare what is defined
     defined = ("lambda A: (lambda U, S, Vh: (S, U.mT @ U, Vh @ Vh.mT, (U * S.unsqueeze(-2)) @ Vh))"
                "(*torch.linalg.svd(A, full_matrices=False))")
@@ -283,7 +289,8 @@ def _matrix_rank():
             case("linalg.matrix_rank", svdin((4, 4)), atol=1.0, id="atol"),
             case("linalg.matrix_rank", svdin((4, 4)), rtol=0.5, id="rtol"),
             case("linalg.matrix_rank", sym((4, 4)), hermitian=True, id="hermitian"),
-            case("linalg.matrix_rank", u((3,)), id="error: 1-D")]
+            case("linalg.matrix_rank", u((3,)), id="error: 1-D"),
+            case("linalg.matrix_rank", np.full((3, 3), np.nan, np.float32), id="error: non-finite [type only]")]
 
 
 @golden("linalg.lstsq")
