@@ -44,6 +44,8 @@ from .ops.combine import cartesian_prod as cartesian_prod
 from .ops.shape import cat as cat
 from .ops.combine import cdist as cdist
 from .ops.unary import ceil as ceil
+from .ops._linalg_legacy import cholesky_inverse as cholesky_inverse
+from .ops._linalg_solve import cholesky_solve as cholesky_solve
 from .ops.views import chunk as chunk
 from .ops.unary import clamp as clamp
 from .ops.unary import clamp_max as clamp_max
@@ -65,6 +67,7 @@ from .ops.extremes import cummin as cummin
 from .ops.scan_sort import cumprod as cumprod
 from .ops.scan_sort import cumsum as cumsum
 from .ops.random import default_generator as default_generator
+from .ops._linalg_solve import det as det
 from .device import device as device
 from .ops.diag import diag as diag
 from .ops.diag import diag_embed as diag_embed
@@ -106,6 +109,7 @@ from .ops.creation import full as full
 from .ops.creation import full_like as full_like
 from .ops.indexing import gather as gather
 from .ops.elementwise import ge as ge
+from .ops._linalg_householder import geqrf as geqrf
 from .ops.linalg import ger as ger
 from .device import get_default_device as get_default_device
 from ._dtype import get_default_dtype as get_default_dtype
@@ -126,6 +130,7 @@ from .ops.random import initial_seed as initial_seed
 from ._dtype import int as int
 from ._dtype import int32 as int32
 from ._dtype import int64 as int64
+from .ops._linalg_solve import inv as inverse
 from .ops.type_queries import is_floating_point as is_floating_point
 from .autograd.grad_mode import is_grad_enabled as is_grad_enabled
 from .ops.type_queries import is_inference as is_inference
@@ -151,6 +156,7 @@ from .ops.unary import log1p as log1p
 from .ops.unary import log2 as log2
 from .ops.reduce import log_softmax as log_softmax
 from .ops.reduce_extra import logcumsumexp as logcumsumexp
+from .ops._linalg_solve import logdet as logdet
 from ._log import logged as logged
 from .ops.elementwise import logical_and as logical_and
 from .ops.unary import logical_not as logical_not
@@ -159,11 +165,14 @@ from .ops.elementwise import logical_xor as logical_xor
 from .ops.reduce import logsumexp as logsumexp
 from ._dtype import long as long
 from .ops.elementwise import lt as lt
+from .ops._linalg_lu import lu_unpack as lu_unpack
 from .ops.random import manual_seed as manual_seed
 from .ops.indexing import masked_fill as masked_fill
 from .ops.index_extra import masked_scatter as masked_scatter
 from .ops.indexing import masked_select as masked_select
 from .ops.linalg import matmul as matmul
+from .ops._linalg_more import matrix_exp as matrix_exp
+from .ops._linalg_solve import matrix_power as matrix_power
 from .ops.reduce import max as max
 from .ops.elementwise import maximum as maximum
 from .ops.reduce import mean as mean
@@ -202,6 +211,7 @@ from . import optim as optim
 from .ops.linalg import outer as outer
 from .ops._nn_distance import pairwise_distance as pairwise_distance
 from .ops.views import permute as permute
+from .ops._linalg_legacy import pinverse as pinverse
 from .ops.elementwise import pow as pow
 from .ops.reduce import prod as prod
 from ._dtype import promote_types as promote_types
@@ -244,6 +254,7 @@ from .ops.unary import sigmoid as sigmoid
 from .ops.unary import sign as sign
 from .ops.unary import sin as sin
 from .ops.unary import sinh as sinh
+slogdet: Any
 from .ops.reduce import softmax as softmax
 from .ops.scan_sort import sort as sort
 from .ops.views import split as split
@@ -256,6 +267,7 @@ from .ops.reduce import std_mean as std_mean
 from .ops.elementwise import sub as sub
 from .ops.elementwise import subtract as subtract
 from .ops.reduce import sum as sum
+from .ops._linalg_legacy import svd as svd
 from .ops.views import swapaxes as swapaxes
 from .ops.views import swapdims as swapdims
 from .ops.views import t as t
@@ -281,6 +293,7 @@ from .ops.unique import unique_consecutive as unique_consecutive
 from .ops.index_extra import unravel_index as unravel_index
 from .ops.views import unsqueeze as unsqueeze
 from . import utils as utils
+from .ops._linalg_legacy import vander as vander
 from .ops.reduce import var as var
 from .ops.reduce import var_mean as var_mean
 from .ops.shape import vstack as vstack

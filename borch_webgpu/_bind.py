@@ -26,7 +26,7 @@ __all__ = ["FUNCTIONS", "OP_MODULES", "tracing"]
 OP_MODULES = ("autograd.graph", "autograd.engine", "ops.creation", "ops.memory", "ops.views", "ops.elementwise",
               "ops.unary", "ops._inplace", "ops.reduce", "ops.shape", "ops.indexing", "ops.subscript", "ops.linalg", "ops._einsum",
               "ops.scan_sort", "ops.diag", "ops.combine", "ops.search", "ops.unique", "ops.index_extra",
-              "ops.scatter_reduce", "ops.reduce_extra", "ops.extremes",
+              "ops.scatter_reduce", "ops.reduce_extra", "ops.extremes", "ops._linalg_solve", "ops._linalg_legacy", "ops._linalg_householder",
               "ops.random", "ops.compare", "ops.type_queries", "ops._nn_distance",
               "_tensor_str")
 

@@ -1,13 +1,44 @@
-"""``torch.linalg``: vector and matrix norms and the cross product (decompositions are not implemented)."""
+"""``torch.linalg``: norms, the cross product, and the decompositions with what is built on them.
+
+Where each runs on ``webgpu`` (all in float32; one 64-thread workgroup per matrix of the batch):
+
+- wgsl/linalg.wgsl's kernels: LU with partial pivoting (inv, inv_ex, det, slogdet, solve, solve_ex,
+  lu_factor, lu_factor_ex, lu; solve_triangular, tensorinv, tensorsolve, cholesky_solve on solve),
+  Cholesky (cholesky, cholesky_ex), Householder QR (qr, torch.geqrf), cyclic Jacobi (eigh,
+  eigvalsh), one-sided Jacobi (svd, svdvals; pinv, matrix_rank, lstsq, cond and the 2 / -2 / 'nuc'
+  matrix norms on svd);
+- other ops' kernels (matmul and elementwise): matrix_power, matrix_exp, householder_product,
+  multi_dot, vecdot, vander, lu_solve's triangular solves.
+
+What reads a value back to the host (waits for the GPU), as PyTorch does on CUDA: the singular or
+indefinite checks of inv, solve, cholesky and lu_factor (a small ``info`` tensor; the ``_ex`` forms
+do not check), the permutation of lu, lu_unpack and lu_solve (the pivots), and matrix_exp's number
+of squarings (its largest 1-norm). Nothing is computed on the host. On ``cpu`` everything runs in
+numpy in float64 and is rounded to float32. Each function's entry gives its float32 precision on
+WebGPU. Failures on singular or indefinite input raise :class:`LinAlgError` (a RuntimeError) or
+RuntimeError with PyTorch's messages. Not implemented: eig and eigvals (complex results: there is no
+complex dtype), ldl_factor, ldl_factor_ex and ldl_solve.
+"""
 from __future__ import annotations
 
 import math
 
 from .ops.combine import linalg_cross as cross
 from .ops.reduce import amax, amin, norm as _norm, sum as _sum
+from .ops._linalg_core import LinAlgError
+from .ops._linalg_householder import householder_product
+from .ops._linalg_lu import lu, lu_factor, lu_factor_ex, lu_solve
+from .ops._linalg_more import (cond, diagonal, matmul, matrix_exp, multi_dot, solve_ex, solve_triangular,
+                               spectral_norm, tensorinv, tensorsolve, vander, vecdot)
+from .ops._linalg_solve import cholesky, cholesky_ex, det, inv, inv_ex, matrix_power, slogdet, solve
+from .ops._linalg_spectral import eigh, eigvalsh, lstsq, matrix_rank, pinv, qr, svd, svdvals
 from .tensor import Tensor, _wrap_dim
 
-__all__ = ["vector_norm", "matrix_norm", "norm", "cross"]
+__all__ = ["vector_norm", "matrix_norm", "norm", "cross", "LinAlgError", "inv", "inv_ex", "det", "slogdet", "solve",
+           "cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "lstsq",
+           "matrix_power", "matmul", "diagonal", "vecdot", "multi_dot", "solve_ex", "solve_triangular", "cond",
+           "tensorinv", "tensorsolve", "vander", "matrix_exp", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
+           "householder_product"]
 
 
 def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -21,7 +52,15 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
 
 
 def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None) -> Tensor:
-    """Matrix norms over two dims: 'fro', 1 (max column sum), -1, inf (max row sum), -inf."""
+    """Matrix norms over two dims: 'fro', 'nuc' (the sum of the singular values), 2 (the largest), -2 (the
+    smallest), 1 (max column sum), -1, inf (max row sum), -inf.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.linalg.matrix_norm(torch.tensor([[3., 0.], [0., -4.]]), 2).item()
+        4.0
+    """
     if dtype is not None:
         A = A.to(dtype)
     if A.dim() < 2:
@@ -36,7 +75,9 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
         if not keepdim:
             out = out.squeeze([r, c])
         return out
-    raise RuntimeError(f"linalg.matrix_norm: Order {ord} is not supported (nuclear and spectral norms need an SVD)")
+    if ord in (2, -2, "nuc"):
+        return spectral_norm(A, ord, (r, c), keepdim)
+    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 
 def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:

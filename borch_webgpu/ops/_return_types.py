@@ -50,7 +50,8 @@ class _Field:
 
 def _structseq(name: str, fields: tuple[str, ...]) -> type:
     body = {"__slots__": (), "_names": fields, "__module__": "borch_webgpu.return_types", "__qualname__": name,
-            "__doc__": f"``torch.return_types.{name}``: the ({', '.join(fields)}) that ``{name}`` returns."}
+            "__doc__": f"``torch.return_types.{name}``: the ({', '.join(fields)}) that ``{name}`` returns.",
+            "n_fields": len(fields), "n_sequence_fields": len(fields)}
     body.update({f: _Field(i) for i, f in enumerate(fields)})
     return type(name, (_StructSeq,), body)
 
@@ -65,3 +66,19 @@ kthvalue = _structseq("kthvalue", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
 cummax = _structseq("cummax", ("values", "indices"))
 cummin = _structseq("cummin", ("values", "indices"))
+# torch.linalg's results
+linalg_inv_ex = _structseq("linalg_inv_ex", ("inverse", "info"))
+linalg_cholesky_ex = _structseq("linalg_cholesky_ex", ("L", "info"))
+linalg_slogdet = _structseq("linalg_slogdet", ("sign", "logabsdet"))
+slogdet = _structseq("slogdet", ("sign", "logabsdet"))
+linalg_qr = _structseq("linalg_qr", ("Q", "R"))
+linalg_eigh = _structseq("linalg_eigh", ("eigenvalues", "eigenvectors"))
+linalg_svd = _structseq("linalg_svd", ("U", "S", "Vh"))
+linalg_lstsq = _structseq("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
+linalg_solve_ex = _structseq("linalg_solve_ex", ("result", "info"))
+svd = _structseq("svd", ("U", "S", "V"))
+linalg_lu_factor = _structseq("linalg_lu_factor", ("LU", "pivots"))
+linalg_lu_factor_ex = _structseq("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+linalg_lu = _structseq("linalg_lu", ("P", "L", "U"))
+lu_unpack = _structseq("lu_unpack", ("P", "L", "U"))
+geqrf = _structseq("geqrf", ("a", "tau"))

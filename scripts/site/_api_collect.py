@@ -180,7 +180,11 @@ def _op(entry: Entry) -> None:
     if entry.namespace not in OP_NAMESPACES or entry.kind == "class":
         return
     name = entry.name
-    op = REGISTRY.get(name) or (REGISTRY.get(name[:-1]) if name.endswith("_") else None)
+    # torch.linalg's ops are registered under their qualified names ("linalg.inv"); torch.det and
+    # Tensor.det show linalg.det's record
+    sub = entry.namespace[len("torch."):] + "." if entry.namespace == "torch.linalg" else ""
+    op = REGISTRY.get(sub + name) or REGISTRY.get(name) or REGISTRY.get("linalg." + name) or \
+        (REGISTRY.get(name[:-1]) if name.endswith("_") else None)
     if op is None:
         return
     rtol, atol = op.tol

@@ -285,3 +285,8 @@ def _einsum():
     out.append(case("einsum", "bhqd,bhkd->bhqk", Big((2, 4, 256, 64), seed=1392), Big((2, 4, 256, 64), seed=1393),
                     id="attention scores 2x4x256x64", grad=True))
     return out
+
+
+# the decompositions' cases (torch.linalg.inv ... lstsq, LU and the compositions) register on import
+import cases_linalg_decomp  # noqa: E402,F401
+import cases_linalg_more  # noqa: E402,F401
