@@ -13,8 +13,10 @@ Where each runs on ``webgpu`` (all in float32; one 64-thread workgroup per matri
 What reads a value back to the host (waits for the GPU), as PyTorch does on CUDA: the singular or
 indefinite checks of inv, solve, cholesky and lu_factor (a small ``info`` tensor; the ``_ex`` forms
 do not check), the permutation of lu, lu_unpack and lu_solve (the pivots), and matrix_exp's number
-of squarings (its largest 1-norm). Nothing is computed on the host. On ``cpu`` everything runs in
-numpy in float64 and is rounded to float32. Each function's entry gives its float32 precision on
+of squarings (its largest 1-norm). Nothing float32 is computed on the host. On ``cpu`` everything runs in
+numpy in float64 and is rounded to float32. float64 input gives float64 results computed in float64 on
+both devices (on ``webgpu`` a float64 tensor is held on the host, see ``torch.dtype``, so its
+decompositions run in numpy there too). Each function's entry gives its float32 precision on
 WebGPU. Failures on singular or indefinite input raise :class:`LinAlgError` (a RuntimeError) or
 RuntimeError with PyTorch's messages. Not implemented: eig and eigvals (complex results: there is no
 complex dtype), ldl_factor, ldl_factor_ex and ldl_solve.

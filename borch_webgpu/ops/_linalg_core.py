@@ -1,5 +1,6 @@
 """The kernels under torch.linalg's decompositions, without autograd: each takes detached float32
-tensors of shape (*batch, m, n) and returns new tensors on the same device.
+(or float64) tensors of shape (*batch, m, n) and returns new tensors of that dtype on the same device.
+float64 always takes the numpy path (on ``webgpu`` a float64 tensor is held on the host).
 
 On ``cpu`` they run in numpy in float64 and round the results to float32 (closer to the exact value
 than PyTorch's float32 LAPACK, which the goldens accept: see tests/golden/generate.py's ``dev``). On
@@ -44,8 +45,9 @@ def float_input(op: str, A, name: str = "A", dims: int = 2) -> Tensor:
     if not A.dtype.is_floating_point:
         dt = "Long" if A.dtype.name == "int64" else A.dtype.name.capitalize()
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got {dt}")
-    if A.dtype.name != "float32":
-        raise NotImplementedError(f"{op}: only float32 is implemented (got {A.dtype.name}); convert with .float()")
+    if A.dtype.name not in ("float32", "float64"):
+        raise NotImplementedError(f"{op}: only float32 and float64 are implemented (got {A.dtype.name}); "
+                                  "convert with .float()")
     return A
 
 
@@ -159,7 +161,7 @@ def _lu(A: Tensor, B: Tensor | None):
     m, n = A._shape[-2:]
     r = min(m, n)
     dev = A.device
-    if dev.type == "webgpu":
+    if A._device.type == "webgpu":
         N = a._shape[0]
         LU, x, aux = _gpu("lu_solve", a, b, shapes=[a._shape, None if b is None else b._shape, (N, 4 + r)])
         LU = LU.reshape(A._shape)
@@ -168,9 +170,9 @@ def _lu(A: Tensor, B: Tensor | None):
         X = None if x is None else x.reshape(B._shape)
         return LU, X, info.reshape(batch), vals[0], vals[1], vals[2], piv.reshape(batch + (r,))
     lu, x, info, det, sgn, logabs, piv = _np_lu(_np(a), None if b is None else _np(b))
-    X = None if x is None else _t(x, dev).reshape(B._shape)
-    return (_t(lu, dev).reshape(A._shape), X, _t(info, dev, np.int32).reshape(batch), _t(det, dev).reshape(batch),
-            _t(sgn, dev).reshape(batch), _t(logabs, dev).reshape(batch), _t(piv, dev, np.int32).reshape(batch + (r,)))
+    X = None if x is None else _t(x, dev, A.dtype.np).reshape(B._shape)
+    return (_t(lu, dev, A.dtype.np).reshape(A._shape), X, _t(info, dev, np.int32).reshape(batch), _t(det, dev, A.dtype.np).reshape(batch),
+            _t(sgn, dev, A.dtype.np).reshape(batch), _t(logabs, dev, A.dtype.np).reshape(batch), _t(piv, dev, np.int32).reshape(batch + (r,)))
 
 
 def lu_solve(A: Tensor, B: Tensor | None = None):
@@ -205,11 +207,11 @@ def cholesky(A: Tensor):
     """(L lower with A = L L^T, info int32); only A's lower triangle is read."""
     a, batch = _flat(A)
     dev = A.device
-    if dev.type == "webgpu":
+    if A._device.type == "webgpu":
         L, info = _gpu("cholesky", a, shapes=[a._shape, ("int32", a._shape[:1])])
         return L.reshape(A._shape), info.reshape(batch)
     L, info = _np_cholesky(_np(a))
-    return _t(L, dev).reshape(A._shape), _t(info, dev, np.int32).reshape(batch)
+    return _t(L, dev, A.dtype.np).reshape(A._shape), _t(info, dev, np.int32).reshape(batch)
 
 
 # ---- QR, eigh, SVD -----------------------------------------------------------------------------------
@@ -219,13 +221,13 @@ def qr(A: Tensor, complete: bool):
     m, n = A._shape[-2:]
     k = m if complete else min(m, n)
     dev = A.device
-    if dev.type == "webgpu":
+    if A._device.type == "webgpu":
         N = a._shape[0]
         Q, R, _ = _gpu("qr", a, k, shapes=[(N, m, k), (N, m, n), None])
         R = R[:, :k]
     else:
         Q, R = np.linalg.qr(_np(a), mode="complete" if complete else "reduced")
-        Q, R = _t(Q, dev), _t(R, dev)
+        Q, R = _t(Q, dev, A.dtype.np), _t(R, dev, A.dtype.np)
     return Q.reshape(batch + (m, k)), R.reshape(batch + (k, n))
 
 
@@ -236,7 +238,7 @@ def geqrf(A: Tensor):
     m, n = A._shape[-2:]
     r = min(m, n)
     dev = A.device
-    if dev.type == "webgpu":
+    if A._device.type == "webgpu":
         N = a._shape[0]
         _, R, H = _gpu("qr", a, 0, shapes=[None, (N, m, n), (N, m + 1, r)])
         from .shape import cat
@@ -252,7 +254,7 @@ def geqrf(A: Tensor):
         tau.append(tt)
     h = np.stack(h) if h else np.zeros((0, m, n))
     tau = np.stack(tau) if tau else np.zeros((0, r))
-    return _t(h, dev).reshape(A._shape), _t(tau, dev).reshape(batch + (r,))
+    return _t(h, dev, A.dtype.np).reshape(A._shape), _t(tau, dev, A.dtype.np).reshape(batch + (r,))
 
 
 def eigh(A: Tensor):
@@ -260,11 +262,11 @@ def eigh(A: Tensor):
     a, batch = _flat(A)
     n = A._shape[-1]
     dev = A.device
-    if dev.type == "webgpu":
+    if A._device.type == "webgpu":
         w, V = _gpu("eigh", a, shapes=[a._shape[:2], a._shape])
     else:
         w, V = np.linalg.eigh(_np(a))
-        w, V = _t(w, dev), _t(V, dev)
+        w, V = _t(w, dev, A.dtype.np), _t(V, dev, A.dtype.np)
     return w.reshape(batch + (n,)), V.reshape(A._shape)
 
 
@@ -276,7 +278,7 @@ def _complete(U: Tensor, S: Tensor, size: int) -> Tensor:
     from .elementwise import where
     N, m, k = U._shape
     Q, _, _ = _gpu("qr", U.contiguous(), k, shapes=[(N, m, k), (N, m, k), None])
-    keep = S > S.amax(-1, keepdim=True) * (size * 1.1920928955078125e-07) if k else S > 0
+    keep = S > S.amax(-1, keepdim=True) * (size * _dtype.finfo(S.dtype).eps) if k else S > 0
     return where(keep.unsqueeze(-2), U, Q)
 
 
@@ -286,7 +288,7 @@ def svd(A: Tensor):
     m, n = A._shape[-2:]
     k = min(m, n)
     dev = A.device
-    if dev.type == "webgpu":
+    if A._device.type == "webgpu":
         N = a._shape[0]
         if m < n:  # the kernel wants m >= n: svd(A^T) = V S U^T
             Vt, S, Ut = _gpu("svd", a.mT.contiguous(), shapes=[(N, n, m), (N, m), (N, m, m)])
@@ -296,5 +298,5 @@ def svd(A: Tensor):
             U = _complete(U, S, m)
     else:
         U, S, Vh = np.linalg.svd(_np(a), full_matrices=False)
-        U, S, Vh = _t(U, dev), _t(S, dev), _t(Vh, dev)
+        U, S, Vh = _t(U, dev, A.dtype.np), _t(S, dev, A.dtype.np), _t(Vh, dev, A.dtype.np)
     return U.reshape(batch + (m, k)), S.reshape(batch + (k,)), Vh.reshape(batch + (k, n))

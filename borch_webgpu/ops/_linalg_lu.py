@@ -55,11 +55,11 @@ def _permutation(pivots: Tensor, m: int) -> np.ndarray:
     return perm.reshape(piv.shape[:-1] + (m,))
 
 
-def _p_matrix(pivots: Tensor, m: int, device) -> Tensor:
+def _p_matrix(pivots: Tensor, m: int, device, dtype=np.float32) -> Tensor:
     """P (batch..., m, m) with A = P L U."""
     from .creation import tensor
     perm = _permutation(pivots, m)
-    P = np.zeros(perm.shape + (m,), np.float32)
+    P = np.zeros(perm.shape + (m,), dtype)
     np.put_along_axis(P, perm[..., :, None], 1.0, axis=-1)   # P^T[i, perm[i]] = 1
     return tensor(np.ascontiguousarray(np.swapaxes(P, -1, -2)), device=device)
 
@@ -83,7 +83,7 @@ def _factor(A: Tensor, op: str, check: bool):
     def back(g):
         if m != n:
             raise NotImplementedError("linalg.lu_factor: the gradient is implemented for square matrices only")
-        P = _p_matrix(piv, m, A.device)
+        P = _p_matrix(piv, m, A.device, A.dtype.np)
         return (_lu_back(A, P, LU.tril(-1) + _eye(LU), LU.triu(), g.tril(-1), g.triu()),)
     autograd.record("LinalgLuFactorExBackward0", [A], [LU], back, [LU])
     return LU, piv, info
@@ -133,7 +133,7 @@ def _unpack(LU: Tensor, piv: Tensor):
     k = min(m, n)
     L = LU[..., :, :k].tril(-1) + _eye(LU[..., :, :k])
     U = LU[..., :k, :].triu()
-    return _p_matrix(piv, m, LU.device), L, U
+    return _p_matrix(piv, m, LU.device, LU.dtype.np), L, U
 
 
 def lu(A: Tensor, *, pivot: bool = True, out=None):
@@ -198,7 +198,7 @@ def lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True, adjoin
                            f"{rows}x{cols})")
     if not left:
         return _out(lu_solve(LU, pivots, B.mT, adjoint=not adjoint).mT, out)
-    P = _p_matrix(pivots, n, LU.device)
+    P = _p_matrix(pivots, n, LU.device, LU.dtype.np)
     L, U = LU.tril(-1) + _eye(LU), LU.triu()
     if adjoint:
         Y = solve_triangular(U.mT, B, upper=False)

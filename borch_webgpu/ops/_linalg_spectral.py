@@ -259,7 +259,7 @@ def svdvals(A: Tensor, *, driver=None, out=None) -> Tensor:
 
 def _cutoff(op: str, S: Tensor, m: int, n: int, atol, rtol, rcond_style: bool = False) -> Tensor:
     """PyTorch's tolerance: max(atol, rtol * S_max), rtol defaulting to eps * max(m, n) when atol is None or 0."""
-    eps = 1.1920928955078125e-07
+    eps = _dtype.finfo(S.dtype).eps
     if rtol is None:
         rtol = eps * max(m, n) if (atol is None or (not isinstance(atol, Tensor) and atol == 0)) else 0.0
     smax = S.amax(-1, keepdim=True) if S._shape[-1] else S.sum(-1, keepdim=True)
