@@ -92,9 +92,8 @@ def _put_int64(rt, pipe, w, out: GPUStorage, src_buf: int, idx_buf: int, op: str
     code = rt.error_code(OverflowError, accumulate_message(op), op)
     side = [0] * 60
     side[0], side[10] = m, code
-    for mode in ("hi_init", None, "hi_check"):
-        if mode is None:
-            rt.dispatch(pipe, (out.bid, src_buf, idx_buf, rt.err_buffer, hi.bid), w, groups_for(int(w[0])))
-            continue
-        p = rt.pipeline(("put", mode), lambda mode=mode: _source(mode, "i32", ""), "wrrw")
-        rt.dispatch(p, (hi.bid, out.bid, idx_buf, rt.err_buffer), side, groups_for(m))
+    p = rt.pipeline(("put", "hi"), lambda: _source("hi", "i32", ""), "wrrw")
+    rt.dispatch(p, (hi.bid, out.bid, idx_buf, rt.err_buffer), side, groups_for(m))
+    rt.dispatch(pipe, (out.bid, src_buf, idx_buf, rt.err_buffer, hi.bid), w, groups_for(int(w[0])))
+    check = side[:11] + [1] + side[12:]   # a list of its own: words may be packed when the work is flushed
+    rt.dispatch(p, (hi.bid, out.bid, idx_buf, rt.err_buffer), check, groups_for(m))

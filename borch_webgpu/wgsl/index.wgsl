@@ -8,7 +8,7 @@
 //
 // Uniform words: 0 n, 1 rank, 2 dim, 3 x/out offset, 4 idx offset, 5 size along dim, 6 src offset,
 // 7 error code, 8 scalar value bits, 9 negative indices count from the end (1) or are errors (0),
-// 10 hi_check: the error code of an int64 accumulation whose total leaves int32,
+// 10 hi: the error code of an int64 accumulation whose total leaves int32, 11 hi: 0 set, 1 check,
 // 12..23 shape (of out for take, of src for put),
 // 24..35 x/out strides, 36..47 idx strides, 48..59 src strides.
 @group(0) @binding(0) var<uniform> P: array<vec4<u32>, 16>;
@@ -137,8 +137,8 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
 //@mode add_i64
 // accumulation into int64 (held as int32): exact in 64 bits whatever order the adds run in. The low
 // word is the tensor's own word (atomic add, wrapping); each add knows its own carry out of it, so
-// the high words (`hi`, one per word of out, set by hi_init) collect the sign extensions and carries
-// exactly; hi_check then refuses a total that does not fit in int32.
+// the high words (`hi`, one per word of out, set by mode hi) collect the sign extensions and carries
+// exactly; mode hi then refuses a total that does not fit in int32.
 @group(0) @binding(1) var<storage, read_write> out: array<atomic<u32>>;
 @group(0) @binding(2) var<storage, read> src: array<T>;
 @group(0) @binding(3) var<storage, read> idx: array<i32>;
@@ -163,8 +163,10 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   if (up != 0) { atomicAdd(&hi[at], up); }
 }
 
-//@mode hi_init
-// hi[j] = the sign extension of out[j], for the first pu(0) words
+//@mode hi
+// word 11 = 0: hi[j] = the sign extension of out[j] (before add_i64); word 11 = 1: the 64-bit total
+// (out[j], hi[j]) must fit in int32, its high word being the low word's sign extension (after it);
+// for the first pu(0) words
 @group(0) @binding(1) var<storage, read_write> hi: array<i32>;
 @group(0) @binding(2) var<storage, read> out: array<i32>;
 @group(0) @binding(3) var<storage, read> idx: array<i32>;
@@ -175,22 +177,9 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
         @builtin(local_invocation_index) li: u32) {
   let i = (wg.y * nwg.x + wg.x) * 256u + li;
   if (i >= pu(0u)) { return; }
-  hi[i] = select(0, -1, out[i] < 0);
-}
-
-//@mode hi_check
-// the 64-bit total (out[j], hi[j]) must fit in int32: its high word is the low word's sign extension
-@group(0) @binding(1) var<storage, read_write> hi: array<i32>;
-@group(0) @binding(2) var<storage, read> out: array<i32>;
-@group(0) @binding(3) var<storage, read> idx: array<i32>;
-@group(0) @binding(4) var<storage, read_write> err: array<atomic<u32>>;
-
-@compute @workgroup_size(256)
-fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) li: u32) {
-  let i = (wg.y * nwg.x + wg.x) * 256u + li;
-  if (i >= pu(0u)) { return; }
-  if (hi[i] != select(0, -1, out[i] < 0)) {
+  let sign = select(0, -1, out[i] < 0);
+  if (pu(11u) == 0u) { hi[i] = sign; return; }
+  if (hi[i] != sign) {
     let first = atomicCompareExchangeWeak(&err[0], 0u, pu(10u));
     if (first.exchanged) {
       atomicStore(&err[1], bitcast<u32>(out[i]));
