@@ -244,7 +244,9 @@ def _fuse_add_relu_grads(rt, cap) -> int:
 
 def fuse(rt, cap) -> int:
     """Rewrite the capture's records in place; returns how many dispatches went."""
-    return _fuse_conv_bn(rt, cap) + _fuse_relu_grads(rt, cap) + _fuse_add_relu_grads(rt, cap)
+    from . import trace_fusion_bn   # it builds on this module's helpers
+    return (_fuse_conv_bn(rt, cap) + _fuse_relu_grads(rt, cap) + _fuse_add_relu_grads(rt, cap)
+            + trace_fusion_bn.fuse(rt, cap))
 
 
 def _fuse_conv_bn(rt, cap) -> int:
