@@ -51,16 +51,23 @@ def _affine(nxt: int, weight: bool, bias: bool, relu: bool) -> tuple[str, str]:
     return "\n".join(decl), "\n    ".join(lines)
 
 
+def _res(i: str, relu: bool) -> str:
+    """WGSL: the residual at element i added to v (then add_relu's relu: -0.0 and NaN stay)."""
+    return "v = v + f32(res[u_res_offset() + " + i + "]);" + (" v = relu_f(v);" if relu else "")
+
+
 def source(mode: str, S: str, running: bool = False, weight: bool = False, bias: bool = False,
            relu: bool = False, count: bool = False, split: bool = False, split_bias: bool = False,
-           apply: bool = False) -> str:
+           apply: bool = False, res: bool = False, res_relu: bool = False) -> str:
     """The WGSL of one mode; the flags add the optional operands' bindings (after the fixed ones).
 
     In a captured step (device/trace_fusion.py), for stats and bwd_reduce: split: x (stats) or dy
     (bwd_reduce) is first the sum of a split-K conv's partial sums, which the kernel writes there as
     conv.wgsl's split_sum would (split_bias: plus the conv's bias) as it reads them; apply: the kernel
     then does the next kernel's work too (apply, with weight / bias / relu; bwd_apply, with weight),
-    from the values it holds, in that kernel's float32 operations (its output and weight bound last)."""
+    from the values it holds, in that kernel's float32 operations (its output and weight bound last).
+    res (apply, or stats with apply): the output is then added to a residual (bound last), as the add
+    kernel it replaces does, and relu'd (res_relu) as add_relu does."""
     head, blocks = kernels.blocks("batchnorm.wgsl")
     slots = {"S": S, "UNIFORMS": BN.wgsl(), "RW": str(reduce_width(backend().rt)), "APPLY": ""}
     fixed = {"stats": 2, "apply": 3, "eval": 4, "bwd_reduce": 5, "bwd_apply": 6}[mode]
@@ -89,6 +96,9 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
             decl.append(_decl(nxt, "y", True))
             ad, lines = _affine(nxt + 1, weight, bias, relu)
             decl.append(ad)
+            if res:
+                decl.append(_decl(nxt + 1 + weight + bias, "res"))
+                lines += "\n    " + _res("e", res_relu)
             slots["APPLY"] = ("let inv = 1.0f / sqrt(vr + u_eps());\n"
                               "  for (var j = li; j < L; j += RW) {\n    let e = elem(c, j);\n"
                               "    var v = (f32(x[x0 + e]) - mean) * inv;\n"
@@ -111,6 +121,9 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
                              "(1.0f / sqrt(f32(rv[u_rv_offset() + c]) + u_eps()));")
         slots["AFFINE_DECL"], slots["AFFINE"] = _affine(nxt, weight, bias, relu)
         slots["RELU"] = ""
+        slots["RES"] = _res("i", res_relu) if res else ""
+        if res:
+            slots["AFFINE_DECL"] += "\n" + _decl(nxt + weight + bias, "res")
     if mode == "bwd_apply":
         slots["W_DECL"] = _decl(nxt, "w") if weight else ""
         nxt += weight
@@ -158,11 +171,12 @@ ONE_PASS_CHANNELS = {"gpu": 512, "software": 1}
 
 
 def _variant_pipe(rt, key: tuple, n_bufs: int, channels: int = 0, **more):
-    """trace_fusion's hook: the variant of a stats or bwd_reduce kernel ``key`` with the flags ``more``
-    (split, split_bias, apply and the apply's weight / bias / relu); None for fewer channels than
-    ONE_PASS_CHANNELS."""
+    """trace_fusion's hook: the variant of a stats, bwd_reduce or apply kernel ``key`` with the flags
+    ``more`` (split, split_bias, apply and the apply's weight / bias / relu; res, res_relu); None for
+    split or apply and fewer channels than ONE_PASS_CHANNELS."""
     _, mode, S, rw = key[:4]
-    if channels < ONE_PASS_CHANNELS["gpu" if rw == REDUCE_WIDTH["gpu"] else "software"]:
+    if (more.get("apply") or more.get("split")) and \
+            channels < ONE_PASS_CHANNELS["gpu" if rw == REDUCE_WIDTH["gpu"] else "software"]:
         return None
     flags = {f: True for f in key[4:]}
     flags.update(more)

@@ -14,11 +14,19 @@ training-mode batch norm (device/gpu_norm.py, wgsl/batchnorm.wgsl), which run on
 
 Both ask gpu_norm whether the channel count is worth it (BN_VARIANT's None otherwise): one workgroup a
 channel takes work from fully parallel kernels.
+
+- **apply + residual add (+ relu)**: an apply (or a one-kernel statistics + apply) whose output only
+  an elementwise ``add`` (or ``add_relu``) of two same-shape contiguous float32 tensors reads (ResNet's
+  ``bn2(conv2(x)) + identity``, then the in-place relu) adds the other operand (binding ``res``, BN's
+  ``res_offset``) and writes the add's output, with the add's float32 sum and add_relu's relu. The
+  fused dispatch takes the add's place, after the shortcut branch, which is allowed only if no
+  record in between uses a buffer the batch norm's kernel binds.
 """
 from __future__ import annotations
 
 from .layouts import BN
-from .trace_fusion import _drop, _key_of, _uses
+from .layouts import EW
+from .trace_fusion import _add_operands, _drop, _key_of, _uses
 
 __all__ = ["fuse", "BN_VARIANT"]
 
@@ -29,6 +37,7 @@ __all__ = ["fuse", "BN_VARIANT"]
 BN_VARIANT: dict = {}
 SPLIT_SUMS = True  # split-K sums into the batch norm kernels (off: A/B runs)
 ONE_PASS = True    # statistics + apply, backward reduce + backward apply in one kernel (off: A/B runs)
+RESIDUAL = True    # apply + residual add (+ relu) (off: A/B runs)
 
 
 def _untouched(cap, lo: int, hi: int, bid: int, v: int) -> bool:
@@ -183,6 +192,49 @@ def _fuse_one_pass(rt, cap) -> int:
     return len(drop)
 
 
+def _apply_add_pairs(rt, cap, keys) -> list[tuple[int, int, int, int]]:
+    """(batch-norm record, its output's binding, add record, the add's operand it wrote: 1 or 2)."""
+    limit = int(rt.limits.get("maxStorageBuffersPerShaderStage", 8))
+    out, taken = [], set()
+    for i3, j, i1, b1 in _add_operands(cap, keys):
+        k1 = keys.get(cap.records[i1][0])
+        f1 = set(k1[4:]) if k1 else set()
+        if (i3 in taken or not k1 or k1[0] != "bn" or k1[2] != "f32" or "relu" in f1 or "res" in f1
+                or not (k1[1] == "apply" and b1 == 0 or k1[1] == "stats" and "apply" in f1 and b1 > 0)):
+            continue
+        bufs1, words1 = cap.records[i1][2], cap.records[i1][3]
+        if (len(bufs1) >= limit or cap.records[i3][3][EW.index("offset", j - 1)] != 0
+                or cap.records[i3][3][EW.index("numel")] != words1[BN.index("numel")]):
+            continue
+        mine = set(bufs1)
+        if any(set(cap.records[k][2]) & mine for k in range(i1 + 1, i3)):
+            continue
+        out.append((i1, b1, i3, j))
+        taken.add(i3)
+    return out
+
+
+def _fuse_apply_residuals(rt, cap) -> int:
+    if "bn" not in BN_VARIANT or not RESIDUAL:
+        return 0
+    keys = _key_of(rt)
+    done = set()
+    for i1, b1, i3, j in _apply_add_pairs(rt, cap, keys):
+        pid1, _, bufs1, words1, gx, gy = cap.records[i1]
+        _, _, bufs3, words3, _, _ = cap.records[i3]
+        words = list(words1) + [0] * max(0, BN.index("res_offset") + 1 - len(words1))
+        words[BN.index("res_offset")] = words3[EW.index("offset", 2 - j)]   # the other operand's
+        bufs = bufs1[:b1] + (bufs3[0],) + bufs1[b1 + 1:] + (bufs3[3 - j],)
+        vs1, vs3 = cap.rec_versions[i1], cap.rec_versions[i3]
+        pipe = BN_VARIANT["bn"](rt, keys[pid1], len(bufs), res=True,
+                                res_relu=keys[cap.records[i3][0]][2] == "add_relu")
+        cap.records[i3] = (pipe[0], pipe[1], bufs, words, gx, gy)
+        cap.rec_versions[i3] = vs1[:b1] + (vs3[0],) + vs1[b1 + 1:] + (vs3[3 - j],)
+        done.add(i1)
+    _drop(cap, done)
+    return len(done)
+
+
 def fuse(rt, cap) -> int:
-    """Both rewrites, in place; returns how many dispatches went."""
-    return _fuse_split_sums(rt, cap) + _fuse_one_pass(rt, cap)
+    """The rewrites, in place; returns how many dispatches went."""
+    return _fuse_split_sums(rt, cap) + _fuse_one_pass(rt, cap) + _fuse_apply_residuals(rt, cap)

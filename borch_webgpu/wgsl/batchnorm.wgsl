@@ -97,6 +97,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   {{NORM}}
   {{AFFINE}}
   {{RELU}}
+  {{RES}}
   y[i] = S(v);
 }
 
