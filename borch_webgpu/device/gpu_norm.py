@@ -58,7 +58,7 @@ def _res(i: str, relu: bool) -> str:
 
 def source(mode: str, S: str, running: bool = False, weight: bool = False, bias: bool = False,
            relu: bool = False, count: bool = False, split: bool = False, split_bias: bool = False,
-           apply: bool = False, res: bool = False, res_relu: bool = False) -> str:
+           apply: bool = False, res: bool = False, res_relu: bool = False, addgrad: bool = False) -> str:
     """The WGSL of one mode; the flags add the optional operands' bindings (after the fixed ones).
 
     In a captured step (device/trace_fusion.py), for stats and bwd_reduce: split: x (stats) or dy
@@ -67,7 +67,8 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
     then does the next kernel's work too (apply, with weight / bias / relu; bwd_apply, with weight),
     from the values it holds, in that kernel's float32 operations (its output and weight bound last).
     res (apply, or stats with apply): the output is then added to a residual (bound last), as the add
-    kernel it replaces does, and relu'd (res_relu) as add_relu does."""
+    kernel it replaces does, and relu'd (res_relu) as add_relu does. addgrad (bwd_reduce): dy is
+    first add_threshold_backward(ga, gb, y) (y at y_offset), which the kernel writes to dy."""
     head, blocks = kernels.blocks("batchnorm.wgsl")
     slots = {"S": S, "UNIFORMS": BN.wgsl(), "RW": str(reduce_width(backend().rt)), "APPLY": ""}
     fixed = {"stats": 2, "apply": 3, "eval": 4, "bwd_reduce": 5, "bwd_apply": 6}[mode]
@@ -133,11 +134,16 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
         # fused by device/trace_fusion.py)
         slots["Y_DECL"] = _decl(nxt, "yr") if relu else ""
         nxt += relu
-        slots["DY_DECL"] = _decl(3, "dy", split)
-        slots["SPLIT_DECL"] = (_split_decl(nxt) + "\nfn dy_at(c: u32, j: u32, e: u32) -> f32 {\n"
-                               "  let v = S(split_sum(c, j));\n  dy[u_dy_offset() + e] = v;\n  return f32(v);\n}"
-                               if split else "")
-        nxt += split
+        slots["DY_DECL"] = _decl(3, "dy", split or addgrad)
+        first = ("split_sum(c, j)" if split else
+                 "relu_grad(f32(ga[u_ga_offset() + e]) + f32(gb[u_gb_offset() + e]), f32(gy[u_y_offset() + e]))")
+        decl = (_split_decl(nxt) if split else
+                "\n".join(_decl(nxt + k, n) for k, n in enumerate(("ga", "gb", "gy"))) if addgrad else "")
+        slots["SPLIT_DECL"] = (decl + "\nfn dy_at(c: u32, j: u32, e: u32) -> f32 {\n"
+                               f"  let v = S({first});\n  dy[u_dy_offset() + e] = v;\n  return f32(v);\n}}"
+                               if split or addgrad else "")
+        nxt += split + 3 * addgrad
+        split = split or addgrad   # dy is written as it is first read
         grads = {}
         for name, i in (("GRAD_E", "e"), ("GRAD_I", "i"), ("GRAD_A", "e")):
             g = "dy_at(c, j, e)" if split and name == "GRAD_E" else f"f32(dy[u_dy_offset() + {i}])"
@@ -172,10 +178,10 @@ ONE_PASS_CHANNELS = {"gpu": 512, "software": 1}
 
 def _variant_pipe(rt, key: tuple, n_bufs: int, channels: int = 0, **more):
     """trace_fusion's hook: the variant of a stats, bwd_reduce or apply kernel ``key`` with the flags
-    ``more`` (split, split_bias, apply and the apply's weight / bias / relu; res, res_relu); None for
-    split or apply and fewer channels than ONE_PASS_CHANNELS."""
+    ``more`` (split, split_bias, apply and the apply's weight / bias / relu; res, res_relu; addgrad);
+    None for split, apply or addgrad and fewer channels than ONE_PASS_CHANNELS."""
     _, mode, S, rw = key[:4]
-    if (more.get("apply") or more.get("split")) and \
+    if (more.get("apply") or more.get("split") or more.get("addgrad")) and \
             channels < ONE_PASS_CHANNELS["gpu" if rw == REDUCE_WIDTH["gpu"] else "software"]:
         return None
     flags = {f: True for f in key[4:]}
@@ -194,7 +200,8 @@ def _pipe(mode: str, S: str, n_bufs: int, **flags):
     apply = "w" * f.get("apply", False)
     mask = {"stats": "wr" + "w" * split + "ww" * f.get("running", False) + "w" * f.get("count", False)
             + "r" * f.get("split_bias", False) + apply,
-            "bwd_reduce": "ww" + ("w" if split else "r") + "rr" + "r" * f.get("relu", False) + "r" * split + apply,
+            "bwd_reduce": "ww" + ("w" if split or f.get("addgrad") else "r") + "rr" + "r" * f.get("relu", False)
+            + "r" * split + "rrr" * f.get("addgrad", False) + apply,
             }.get(mode, "w")
     mask += "r" * (n_bufs - len(mask))
     return rt.pipeline(key, lambda: source(mode, S, **flags), mask)

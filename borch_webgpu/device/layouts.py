@@ -147,7 +147,8 @@ BN = Layout("batchnorm",
             # stats / bwd_reduce reading a split-K conv's partial sums (trace_fusion.py): their count,
             # and the conv's bias (offset, stride)
             Field("splits", 15), Field("bias_offset", 16), Field("bias_stride", 17),
-            Field("res_offset", 18))               # apply: a residual added after it (trace_fusion_bn.py)
+            Field("res_offset", 18),               # apply: a residual added after it (trace_fusion_bn.py)
+            Field("ga_offset", 19), Field("gb_offset", 20))   # bwd_reduce: dy as two gradients' sum, masked
 
 # wgsl/loss.wgsl: cross-entropy of x (rows, classes) and int64 targets (as i32); mean: 1 'mean', 0 'sum',
 # 2 'none' (the backward's output gradient has one value a row)

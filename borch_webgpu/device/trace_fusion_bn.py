@@ -7,6 +7,10 @@ training-mode batch norm (device/gpu_norm.py, wgsl/batchnorm.wgsl), which run on
   a batch norm's two backward kernels read, through a relu's mask or not), that kernel (statistics,
   backward reduce) adds up the partial sums itself, in split_sum's order, writes them where split_sum
   did and goes on with the same values: the split_sum dispatch goes.
+- **two gradients' sum, masked, into the backward reduce**: an ``add_threshold_backward`` (two
+  gradients meeting at a relu's output: ResNet's block boundaries) whose output a batch norm's backward
+  reduce reads first (its backward apply next; the shortcut later) goes: the reduce kernel computes it
+  as it reads dy, with that kernel's float32 semantics, and writes it where it did.
 - **one kernel a channel**: a statistics kernel followed by its apply (and a backward reduce by its
   backward apply, reading the same dy, x and statistics) becomes one kernel: after its reduction the
   workgroup goes over its channel once more and does the elementwise kernel's float32 operations
@@ -26,7 +30,7 @@ from __future__ import annotations
 
 from .layouts import BN
 from .layouts import EW
-from .trace_fusion import _add_operands, _drop, _key_of, _uses
+from .trace_fusion import _add_operands, _drop, _key_of, _plain_ew, _uses
 
 __all__ = ["fuse", "BN_VARIANT"]
 
@@ -192,6 +196,48 @@ def _fuse_one_pass(rt, cap) -> int:
     return len(drop)
 
 
+def _fuse_grad_adds(rt, cap) -> int:
+    """Each add_threshold_backward whose output a batch norm's backward reduce reads first, and its
+    backward apply next, becomes part of the reduce kernel (which writes that output)."""
+    if "bn" not in BN_VARIANT or not SPLIT_SUMS:
+        return 0
+    limit = int(rt.limits.get("maxStorageBuffersPerShaderStage", 8))
+    keys = _key_of(rt)
+    touch = _uses(cap)
+    patched = {i for i, _, _ in cap.patches}
+    done: set[int] = set()
+    for i, vs in enumerate(cap.rec_versions):
+        k = keys.get(cap.records[i][0])
+        if (vs is None or len(vs) != 4 or vs[0] < 0 or i in patched or not _plain_ew(k, "add_threshold_backward", 3)
+                or cap.records[i][3][EW.index("out_offset")] != 0):
+            continue
+        uo = touch.get(vs[0], [])
+        if len(uo) < 3 or uo[0] != (i, 0) or uo[1][1] != 2 or uo[2] != (uo[1][0] + 1, 1):
+            continue
+        r = uo[1][0]
+        kr, ka = keys.get(cap.records[r][0]), keys.get(cap.records[r + 1][0])
+        if (not kr or kr[:3] != ("bn", "bwd_reduce", "f32") or kr[4:] or not ka or ka[:3] != ("bn", "bwd_apply", "f32")
+                or "relu" in ka[4:] or r in patched or len(cap.records[r][2]) + 3 > limit):
+            continue
+        bufs_i, words_i = cap.records[i][2], cap.records[i][3]
+        pid, lid, bufs, words, gx, gy = cap.records[r]
+        if (words[BN.index("dy_offset")] or cap.records[r + 1][3][BN.index("dy_offset")]
+                or words_i[EW.index("numel")] != words[BN.index("numel")]
+                or not all(_untouched(cap, i, r, bufs_i[j], vs[j]) for j in (1, 2, 3))):
+            continue
+        pipe = BN_VARIANT["bn"](rt, kr, len(bufs) + 3, channels=words[BN.index("channels")], addgrad=True)
+        if pipe is None:
+            continue
+        words = list(words) + [0] * max(0, BN.index("gb_offset") + 1 - len(words))
+        for name, j in (("ga_offset", 0), ("gb_offset", 1), ("y_offset", 2)):
+            words[BN.index(name)] = words_i[EW.index("offset", j)]
+        cap.records[r] = (pipe[0], pipe[1], tuple(bufs) + tuple(bufs_i[1:]), words, gx, gy)
+        cap.rec_versions[r] = tuple(cap.rec_versions[r]) + tuple(vs[1:])
+        done.add(i)
+    _drop(cap, done)
+    return len(done)
+
+
 def _apply_add_pairs(rt, cap, keys) -> list[tuple[int, int, int, int]]:
     """(batch-norm record, its output's binding, add record, the add's operand it wrote: 1 or 2)."""
     limit = int(rt.limits.get("maxStorageBuffersPerShaderStage", 8))
@@ -237,4 +283,5 @@ def _fuse_apply_residuals(rt, cap) -> int:
 
 def fuse(rt, cap) -> int:
     """The rewrites, in place; returns how many dispatches went."""
-    return _fuse_split_sums(rt, cap) + _fuse_one_pass(rt, cap) + _fuse_apply_residuals(rt, cap)
+    return (_fuse_split_sums(rt, cap) + _fuse_grad_adds(rt, cap) + _fuse_one_pass(rt, cap)
+            + _fuse_apply_residuals(rt, cap))
