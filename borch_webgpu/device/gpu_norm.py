@@ -6,7 +6,10 @@ with device/layouts.py's BN. ops/_nn_bn.py calls these; x and dy are contiguous 
 Pipeline keys: (family, mode, dtype, flags); the flags are which optional operands exist (running
 statistics, weight, bias) and, for apply and eval, a relu: an in-place relu of their output recorded
 right after them (``nn.ReLU(inplace=True)``) switches that dispatch to its relu variant
-(Runtime.offer_epilogue / take_epilogue) instead of a dispatch of its own.
+(Runtime.offer_epilogue / take_epilogue) instead of a dispatch of its own. A captured step's fusions
+(device/trace_fusion.py, trace_fusion_bn.py) add variants: the relu's gradient in the backward
+kernels, and (:func:`source`'s split / addgrad / apply / res flags) work taken from the kernels
+around a statistics, backward-reduce or apply kernel, when ONE_PASS_CHANNELS says it pays.
 """
 from __future__ import annotations
 

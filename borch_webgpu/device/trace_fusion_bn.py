@@ -15,31 +15,30 @@ training-mode batch norm (device/gpu_norm.py, wgsl/batchnorm.wgsl), which run on
   backward apply, reading the same dy, x and statistics) becomes one kernel: after its reduction the
   workgroup goes over its channel once more and does the elementwise kernel's float32 operations
   with the values it holds, so the outputs are the same.
-
-Both ask gpu_norm whether the channel count is worth it (BN_VARIANT's None otherwise): one workgroup a
-channel takes work from fully parallel kernels.
-
 - **apply + residual add (+ relu)**: an apply (or a one-kernel statistics + apply) whose output only
   an elementwise ``add`` (or ``add_relu``) of two same-shape contiguous float32 tensors reads (ResNet's
   ``bn2(conv2(x)) + identity``, then the in-place relu) adds the other operand (binding ``res``, BN's
   ``res_offset``) and writes the add's output, with the add's float32 sum and add_relu's relu. The
   fused dispatch takes the add's place, after the shortcut branch, which is allowed only if no
   record in between uses a buffer the batch norm's kernel binds.
+
+The first three move elementwise work into kernels of one workgroup a channel, so they ask gpu_norm
+whether the channel count is worth it (BN_VARIANT's None otherwise); the last only saves a pass.
 """
 from __future__ import annotations
 
-from .layouts import BN
-from .layouts import EW
+from .layouts import BN, EW
 from .trace_fusion import _add_operands, _drop, _key_of, _plain_ew, _uses
 
 __all__ = ["fuse", "BN_VARIANT"]
 
 # kernel family -> fn(rt, key, n_buffers, channels=0, **flags) -> (pipeline, layout) or None: the variant
-# of a statistics or backward reduce kernel that first adds up a split-K conv's partial sums (split,
-# split_bias) or then does the elementwise kernel after it (apply, weight, bias, relu; None when that
-# does not pay at this many channels); device/gpu_norm.py registers "bn"
+# of a statistics, backward reduce or apply kernel that first adds up a split-K conv's partial sums
+# (split, split_bias) or two gradients (addgrad), or then does the elementwise kernel after it (apply,
+# weight, bias, relu), or adds a residual (res, res_relu); None when that does not pay at this many
+# channels; device/gpu_norm.py registers "bn"
 BN_VARIANT: dict = {}
-SPLIT_SUMS = True  # split-K sums into the batch norm kernels (off: A/B runs)
+SPLIT_SUMS = True  # split-K sums and gradient sums into the batch norm kernels (off: A/B runs)
 ONE_PASS = True    # statistics + apply, backward reduce + backward apply in one kernel (off: A/B runs)
 RESIDUAL = True    # apply + residual add (+ relu) (off: A/B runs)
 
