@@ -71,7 +71,8 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
     from the values it holds, in that kernel's float32 operations (its output and weight bound last).
     res (apply, or stats with apply): the output is then added to a residual (bound last), as the add
     kernel it replaces does, and relu'd (res_relu) as add_relu does. addgrad (bwd_reduce): dy is
-    first add_threshold_backward(ga, gb, y) (y at y_offset), which the kernel writes to dy."""
+    first add_threshold_backward(ga, gb, y) (y at y_offset), or with relu ga + gb (then masked by the
+    relu's output as ever), which the kernel writes to dy."""
     head, blocks = kernels.blocks("batchnorm.wgsl")
     slots = {"S": S, "UNIFORMS": BN.wgsl(), "RW": str(reduce_width(backend().rt)), "APPLY": ""}
     fixed = {"stats": 2, "apply": 3, "eval": 4, "bwd_reduce": 5, "bwd_apply": 6}[mode]
@@ -138,14 +139,16 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
         slots["Y_DECL"] = _decl(nxt, "yr") if relu else ""
         nxt += relu
         slots["DY_DECL"] = _decl(3, "dy", split or addgrad)
-        first = ("split_sum(c, j)" if split else
-                 "relu_grad(f32(ga[u_ga_offset() + e]) + f32(gb[u_gb_offset() + e]), f32(gy[u_y_offset() + e]))")
+        # addgrad: add_threshold_backward(ga, gb, gy); with relu, the add before the relu's mask
+        add = "f32(ga[u_ga_offset() + e]) + f32(gb[u_gb_offset() + e])"
+        first = "split_sum(c, j)" if split else add if relu else f"relu_grad({add}, f32(gy[u_y_offset() + e]))"
+        grad_ops = ("ga", "gb") + (() if relu else ("gy",))
         decl = (_split_decl(nxt) if split else
-                "\n".join(_decl(nxt + k, n) for k, n in enumerate(("ga", "gb", "gy"))) if addgrad else "")
+                "\n".join(_decl(nxt + k, n) for k, n in enumerate(grad_ops)) if addgrad else "")
         slots["SPLIT_DECL"] = (decl + "\nfn dy_at(c: u32, j: u32, e: u32) -> f32 {\n"
                                f"  let v = S({first});\n  dy[u_dy_offset() + e] = v;\n  return f32(v);\n}}"
                                if split or addgrad else "")
-        nxt += split + 3 * addgrad
+        nxt += split + len(grad_ops) * addgrad
         split = split or addgrad   # dy is written as it is first read
         grads = {}
         for name, i in (("GRAD_E", "e"), ("GRAD_I", "i"), ("GRAD_A", "e")):
@@ -204,7 +207,7 @@ def _pipe(mode: str, S: str, n_bufs: int, **flags):
     mask = {"stats": "wr" + "w" * split + "ww" * f.get("running", False) + "w" * f.get("count", False)
             + "r" * f.get("split_bias", False) + apply,
             "bwd_reduce": "ww" + ("w" if split or f.get("addgrad") else "r") + "rr" + "r" * f.get("relu", False)
-            + "r" * split + "rrr" * f.get("addgrad", False) + apply,
+            + "r" * split + ("rr" + "r" * (not f.get("relu"))) * f.get("addgrad", False) + apply,
             }.get(mode, "w")
     mask += "r" * (n_bufs - len(mask))
     return rt.pipeline(key, lambda: source(mode, S, **flags), mask)

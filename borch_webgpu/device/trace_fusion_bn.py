@@ -10,7 +10,8 @@ training-mode batch norm (device/gpu_norm.py, wgsl/batchnorm.wgsl), which run on
 - **two gradients' sum, masked, into the backward reduce**: an ``add_threshold_backward`` (two
   gradients meeting at a relu's output: ResNet's block boundaries) whose output a batch norm's backward
   reduce reads first (its backward apply next; the shortcut later) goes: the reduce kernel computes it
-  as it reads dy, with that kernel's float32 semantics, and writes it where it did.
+  as it reads dy, with that kernel's float32 semantics, and writes it where it did. The same for a
+  plain ``add`` of two gradients that a relu-masking backward reduce reads (ResNet's stem).
 - **one kernel a channel**: a statistics kernel followed by its apply (and a backward reduce by its
   backward apply, reading the same dy, x and statistics) becomes one kernel: after its reduction the
   workgroup goes over its channel once more and does the elementwise kernel's float32 operations
@@ -196,8 +197,9 @@ def _fuse_one_pass(rt, cap) -> int:
 
 
 def _fuse_grad_adds(rt, cap) -> int:
-    """Each add_threshold_backward whose output a batch norm's backward reduce reads first, and its
-    backward apply next, becomes part of the reduce kernel (which writes that output)."""
+    """Each add_threshold_backward (or add, before a relu-masking backward) whose output a batch norm's
+    backward reduce reads first, and its backward apply next, becomes part of the reduce kernel (which
+    writes that output)."""
     if "bn" not in BN_VARIANT or not SPLIT_SUMS:
         return 0
     limit = int(rt.limits.get("maxStorageBuffersPerShaderStage", 8))
@@ -207,28 +209,31 @@ def _fuse_grad_adds(rt, cap) -> int:
     done: set[int] = set()
     for i, vs in enumerate(cap.rec_versions):
         k = keys.get(cap.records[i][0])
-        if (vs is None or len(vs) != 4 or vs[0] < 0 or i in patched or not _plain_ew(k, "add_threshold_backward", 3)
+        masked = _plain_ew(k, "add_threshold_backward", 3)   # else a plain add, the mask in the reduce
+        if (vs is None or vs[0] < 0 or i in patched or not (masked or _plain_ew(k, "add", 2))
                 or cap.records[i][3][EW.index("out_offset")] != 0):
             continue
+        n = len(vs) - 1
         uo = touch.get(vs[0], [])
         if len(uo) < 3 or uo[0] != (i, 0) or uo[1][1] != 2 or uo[2] != (uo[1][0] + 1, 1):
             continue
         r = uo[1][0]
         kr, ka = keys.get(cap.records[r][0]), keys.get(cap.records[r + 1][0])
-        if (not kr or kr[:3] != ("bn", "bwd_reduce", "f32") or kr[4:] or not ka or ka[:3] != ("bn", "bwd_apply", "f32")
-                or "relu" in ka[4:] or r in patched or len(cap.records[r][2]) + 3 > limit):
+        if (not kr or kr[:3] != ("bn", "bwd_reduce", "f32") or kr[4:] != (() if masked else ("relu",)) or not ka
+                or ka[:3] != ("bn", "bwd_apply", "f32") or ("relu" in ka[4:]) == masked or r in patched
+                or len(cap.records[r][2]) + n > limit):
             continue
         bufs_i, words_i = cap.records[i][2], cap.records[i][3]
         pid, lid, bufs, words, gx, gy = cap.records[r]
         if (words[BN.index("dy_offset")] or cap.records[r + 1][3][BN.index("dy_offset")]
                 or words_i[EW.index("numel")] != words[BN.index("numel")]
-                or not all(_untouched(cap, i, r, bufs_i[j], vs[j]) for j in (1, 2, 3))):
+                or not all(_untouched(cap, i, r, bufs_i[j], vs[j]) for j in range(1, n + 1))):
             continue
-        pipe = BN_VARIANT["bn"](rt, kr, len(bufs) + 3, channels=words[BN.index("channels")], addgrad=True)
+        pipe = BN_VARIANT["bn"](rt, kr, len(bufs) + n, channels=words[BN.index("channels")], addgrad=True)
         if pipe is None:
             continue
         words = list(words) + [0] * max(0, BN.index("gb_offset") + 1 - len(words))
-        for name, j in (("ga_offset", 0), ("gb_offset", 1), ("y_offset", 2)):
+        for name, j in (("ga_offset", 0), ("gb_offset", 1), ("y_offset", 2))[:n]:
             words[BN.index(name)] = words_i[EW.index("offset", j)]
         cap.records[r] = (pipe[0], pipe[1], tuple(bufs) + tuple(bufs_i[1:]), words, gx, gy)
         cap.rec_versions[r] = tuple(cap.rec_versions[r]) + tuple(vs[1:])
