@@ -286,6 +286,9 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                     "trace (device/trace_fusion.py), for A/B runs")
     ap.add_argument("--no-residual-fusion", action="store_true", help="fuse conv + batch norm over the trace "
                     "but not the residual add after them, for A/B runs")
+    ap.add_argument("--one-pass-channels", type=int, help="the fewest channels for which a compiled step's "
+                    "batch-norm kernels take a split-K sum or the elementwise kernel after them on a GPU "
+                    "(device/gpu_norm.py's ONE_PASS_CHANNELS; 0: always, 1000000: never), for A/B runs")
     ap.add_argument("--offsets-array", action="store_true", help="replay with an array of dynamic offsets per "
                     "dispatch instead of a range of the graph's Uint32Array")
     ap.add_argument("--eager-flush", type=int, help="submit eager work every N dispatches (the runtime's "
@@ -304,6 +307,9 @@ def run(ns: argparse.Namespace) -> dict | None:
     if ns.no_residual_fusion:
         from borch_webgpu.device import trace_fusion
         trace_fusion.RESIDUAL = False
+    if ns.one_pass_channels is not None:
+        from borch_webgpu.device import gpu_norm
+        gpu_norm.ONE_PASS_CHANNELS["gpu"] = ns.one_pass_channels
     if ns.replay_chunk or ns.offsets_array:
         from borch_webgpu.device import webgpu as _rtm
         st = _rtm.runtime().js.state

@@ -6,12 +6,15 @@ with device/layouts.py's BN. ops/_nn_bn.py calls these; x and dy are contiguous 
 Pipeline keys: (family, mode, dtype, flags); the flags are which optional operands exist (running
 statistics, weight, bias) and, for apply and eval, a relu: an in-place relu of their output recorded
 right after them (``nn.ReLU(inplace=True)``) switches that dispatch to its relu variant
-(Runtime.offer_epilogue / take_epilogue) instead of a dispatch of its own.
+(Runtime.offer_epilogue / take_epilogue) instead of a dispatch of its own. A captured step's fusions
+(device/trace_fusion.py, trace_fusion_bn.py) add variants: the relu's gradient in the backward
+kernels, and (:func:`source`'s split / addgrad / apply / res flags) work taken from the kernels
+around a statistics, backward-reduce or apply kernel, when ONE_PASS_CHANNELS says it pays.
 """
 from __future__ import annotations
 
-from . import kernels, trace_fusion
-from .gpu_backend import GPUStorage, backend, reduce_width
+from . import kernels, trace_fusion, trace_fusion_bn
+from .gpu_backend import REDUCE_WIDTH, GPUStorage, backend, reduce_width
 from .layouts import BN
 from .webgpu import groups_for
 
@@ -23,24 +26,95 @@ def _decl(binding: int, name: str, write: bool = False, t: str = "S") -> str:
     return f"@group(0) @binding({binding}) var<storage, {access}> {name}: array<{t}>;"
 
 
+def _split_decl(binding: int) -> str:
+    """The partial sums of a conv split along K (conv.wgsl's ``part``) and ``split_sum(c, j)``: their
+    sum at channel c, pixel j (of batch x spatial), added in conv.wgsl's split_sum order."""
+    return _decl(binding, "part", t="f32") + """
+fn split_sum(c: u32, j: u32) -> f32 {
+  let N = u_batch() * u_spatial();
+  let total = u_channels() * N;
+  var acc = 0.0f;
+  for (var s = 0u; s < u_splits(); s++) { acc += part[s * total + c * N + j]; }
+  return acc;
+}"""
+
+
+def _affine(nxt: int, weight: bool, bias: bool, relu: bool) -> tuple[str, str]:
+    """(declarations from binding nxt on, WGSL lines) of apply's ``v = v * w + b`` (then relu) at channel c."""
+    decl, lines = [], []
+    if weight:
+        decl.append(_decl(nxt, "w"))
+        lines.append("v = v * f32(w[u_w_offset() + c]);")
+        nxt += 1
+    if bias:
+        decl.append(_decl(nxt, "b"))
+        lines.append("v = v + f32(b[u_b_offset() + c]);")
+    if relu:
+        lines.append("v = relu_f(v);")
+    return "\n".join(decl), "\n    ".join(lines)
+
+
+def _res(i: str, relu: bool) -> str:
+    """WGSL: the residual at element i added to v (then add_relu's relu: -0.0 and NaN stay)."""
+    return "v = v + f32(res[u_res_offset() + " + i + "]);" + (" v = relu_f(v);" if relu else "")
+
+
 def source(mode: str, S: str, running: bool = False, weight: bool = False, bias: bool = False,
-           relu: bool = False, count: bool = False) -> str:
-    """The WGSL of one mode; the flags add the optional operands' bindings (after the fixed ones)."""
+           relu: bool = False, count: bool = False, split: bool = False, split_bias: bool = False,
+           apply: bool = False, res: bool = False, res_relu: bool = False, addgrad: bool = False) -> str:
+    """The WGSL of one mode; the flags add the optional operands' bindings (after the fixed ones).
+
+    In a captured step (device/trace_fusion.py), for stats and bwd_reduce: split: x (stats) or dy
+    (bwd_reduce) is first the sum of a split-K conv's partial sums, which the kernel writes there as
+    conv.wgsl's split_sum would (split_bias: plus the conv's bias) as it reads them; apply: the kernel
+    then does the next kernel's work too (apply, with weight / bias / relu; bwd_apply, with weight),
+    from the values it holds, in that kernel's float32 operations (its output and weight bound last).
+    res (apply, or stats with apply): the output is then added to a residual (bound last), as the add
+    kernel it replaces does, and relu'd (res_relu) as add_relu does. addgrad (bwd_reduce): dy is
+    first add_threshold_backward(ga, gb, y) (y at y_offset), or with relu ga + gb (then masked by the
+    relu's output as ever), which the kernel writes to dy."""
     head, blocks = kernels.blocks("batchnorm.wgsl")
-    slots = {"S": S, "UNIFORMS": BN.wgsl(), "RW": str(reduce_width(backend().rt))}
+    slots = {"S": S, "UNIFORMS": BN.wgsl(), "RW": str(reduce_width(backend().rt)), "APPLY": ""}
     fixed = {"stats": 2, "apply": 3, "eval": 4, "bwd_reduce": 5, "bwd_apply": 6}[mode]
     nxt = fixed + 1
     if mode == "stats":
-        slots["RUNNING_DECL"] = (_decl(3, "rm", True) + "\n" + _decl(4, "rv", True)) if running else ""
+        slots["X_DECL"] = _decl(2, "x")
+        slots["X_FIRST"] = "f32(x[x0 + elem(c, j)])"
+        nxt = 3 + split
+        if split:
+            cb = " + f32(cb[u_bias_offset() + c * u_bias_stride()])" if split_bias else ""
+            slots["X_DECL"] = (_split_decl(2) + "\n" + _decl(3, "x", True) + "\n"
+                               "fn first_x(c: u32, j: u32) -> f32 {\n"
+                               f"  let v = S(split_sum(c, j){cb});\n"
+                               "  x[u_x_offset() + elem(c, j)] = v;\n  return f32(v);\n}")
+            slots["X_FIRST"] = "first_x(c, j)"
+        slots["RUNNING_DECL"] = (_decl(nxt, "rm", True) + "\n" + _decl(nxt + 1, "rv", True)) if running else ""
+        nxt += 2 * running
         # num_batches_tracked += 1 by channel 0's first thread (one dispatch fewer per batch norm);
         # int64 lives in 32 bits on this device, so the count stops at 2**31 - 1 batches
-        slots["COUNT_DECL"] = _decl(5, "nbt", True, "i32") if count else ""
+        decl = [_decl(nxt, "nbt", True, "i32")] if count else []
+        nxt += count
+        if split_bias:
+            decl.append(_decl(nxt, "cb"))
+            nxt += 1
+        if apply:
+            decl.append(_decl(nxt, "y", True))
+            ad, lines = _affine(nxt + 1, weight, bias, relu)
+            decl.append(ad)
+            if res:
+                decl.append(_decl(nxt + 1 + weight + bias, "res"))
+                lines += "\n    " + _res("e", res_relu)
+            slots["APPLY"] = ("let inv = 1.0f / sqrt(vr + u_eps());\n"
+                              "  for (var j = li; j < L; j += RW) {\n    let e = elem(c, j);\n"
+                              "    var v = (f32(x[x0 + e]) - mean) * inv;\n"
+                              f"    {lines}\n    y[e] = S(v);\n  }}")
+        slots["COUNT_DECL"] = "\n".join(decl)
         slots["COUNT"] = ("if (c == 0u) { let n = nbt[u_count_offset()]; "
                           "nbt[u_count_offset()] = select(n + 1, n, n == 2147483647); }" if count else "")
         slots["RUNNING_UPDATE"] = (
             "let m = u_momentum();\n"
             "    rm[u_rm_offset() + c] = S((1.0f - m) * f32(rm[u_rm_offset() + c]) + m * mean);\n"
-            "    rv[u_rv_offset() + c] = S((1.0f - m) * f32(rv[u_rv_offset() + c]) + m * v * u_unbias());"
+            "    rv[u_rv_offset() + c] = S((1.0f - m) * f32(rv[u_rv_offset() + c]) + m * vr * u_unbias());"
             if running else "")
     if mode in ("apply", "eval"):
         if mode == "apply":
@@ -50,28 +124,43 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
             slots["NORM_DECL"] = _decl(3, "rm") + "\n" + _decl(4, "rv")
             slots["NORM"] = ("var v = (xi - f32(rm[u_rm_offset() + c])) * "
                              "(1.0f / sqrt(f32(rv[u_rv_offset() + c]) + u_eps()));")
-        decl, affine = [], []
-        if weight:
-            decl.append(_decl(nxt, "w"))
-            affine.append("v = v * f32(w[u_w_offset() + c]);")
-            nxt += 1
-        if bias:
-            decl.append(_decl(nxt, "b"))
-            affine.append("v = v + f32(b[u_b_offset() + c]);")
-        slots["AFFINE_DECL"] = "\n".join(decl)
-        slots["AFFINE"] = "\n  ".join(affine)
-        slots["RELU"] = "v = relu_f(v);" if relu else ""
+        slots["AFFINE_DECL"], slots["AFFINE"] = _affine(nxt, weight, bias, relu)
+        slots["RELU"] = ""
+        slots["RES"] = _res("i", res_relu) if res else ""
+        if res:
+            slots["AFFINE_DECL"] += "\n" + _decl(nxt + weight + bias, "res")
     if mode == "bwd_apply":
         slots["W_DECL"] = _decl(nxt, "w") if weight else ""
-        slots["W"] = "f32(w[u_w_offset() + c])" if weight else "1.0f"
         nxt += weight
+    slots["W"] = "f32(w[u_w_offset() + c])" if weight else "1.0f"
     if mode in ("bwd_reduce", "bwd_apply"):
         # relu: dy masked by a relu's output y as it is read (the threshold_backward that produced dy,
         # fused by device/trace_fusion.py)
         slots["Y_DECL"] = _decl(nxt, "yr") if relu else ""
-        for name, i in (("GRAD_E", "e"), ("GRAD_I", "i")):
-            g = f"f32(dy[u_dy_offset() + {i}])"
-            slots[name] = f"relu_grad({g}, f32(yr[u_y_offset() + {i}]))" if relu else g
+        nxt += relu
+        slots["DY_DECL"] = _decl(3, "dy", split or addgrad)
+        # addgrad: add_threshold_backward(ga, gb, gy); with relu, the add before the relu's mask
+        add = "f32(ga[u_ga_offset() + e]) + f32(gb[u_gb_offset() + e])"
+        first = "split_sum(c, j)" if split else add if relu else f"relu_grad({add}, f32(gy[u_y_offset() + e]))"
+        grad_ops = ("ga", "gb") + (() if relu else ("gy",))
+        decl = (_split_decl(nxt) if split else
+                "\n".join(_decl(nxt + k, n) for k, n in enumerate(grad_ops)) if addgrad else "")
+        slots["SPLIT_DECL"] = (decl + "\nfn dy_at(c: u32, j: u32, e: u32) -> f32 {\n"
+                               f"  let v = S({first});\n  dy[u_dy_offset() + e] = v;\n  return f32(v);\n}}"
+                               if split or addgrad else "")
+        nxt += split + len(grad_ops) * addgrad
+        split = split or addgrad   # dy is written as it is first read
+        grads = {}
+        for name, i in (("GRAD_E", "e"), ("GRAD_I", "i"), ("GRAD_A", "e")):
+            g = "dy_at(c, j, e)" if split and name == "GRAD_E" else f"f32(dy[u_dy_offset() + {i}])"
+            grads[name] = slots[name] = f"relu_grad({g}, f32(yr[u_y_offset() + {i}]))" if relu else g
+        if mode == "bwd_reduce" and apply:
+            slots["SPLIT_DECL"] += "\n" + _decl(nxt, "dx", True) + ("\n" + _decl(nxt + 1, "w") if weight else "")
+            slots["APPLY"] = ("let Lf = f32(L);\n  let scale = " + slots["W"] + " * inv;\n"
+                              "  for (var j = li; j < L; j += RW) {\n    let e = elem(c, j);\n"
+                              "    let xhat = (f32(x[u_x_offset() + e]) - mean) * inv;\n"
+                              f"    let g = {grads['GRAD_A']};\n"
+                              "    dx[e] = S(scale * (g - r.x / Lf - xhat * (r.y / Lf)));\n  }")
     return kernels.fill(head + blocks["apply" if mode == "eval" else mode], **slots)
 
 
@@ -84,11 +173,42 @@ def _relu_grad_pipe(rt, key: tuple, n_bufs: int):
 trace_fusion.RELU_GRAD["bn"] = _relu_grad_pipe
 
 
+# the fewest channels for which a statistics or backward-reduce kernel (one workgroup a channel) takes
+# more work in a captured step (device/trace_fusion.py): a split-K conv's partial sums, the elementwise
+# kernel after it. On GPUs fewer workgroups than this leave too little memory traffic in flight for the
+# work they would take from fully parallel kernels (ResNet-18's last stage has 512 channels; the choice
+# is by that estimate, not yet timed on the H200: ``_bench_resnet.py --one-pass-channels`` moves it);
+# on software adapters a dispatch costs more than the lanes they would keep busy
+ONE_PASS_CHANNELS = {"gpu": 512, "software": 1}
+
+
+def _variant_pipe(rt, key: tuple, n_bufs: int, channels: int = 0, **more):
+    """trace_fusion's hook: the variant of a stats, bwd_reduce or apply kernel ``key`` with the flags
+    ``more`` (split, split_bias, apply and the apply's weight / bias / relu; res, res_relu; addgrad);
+    None for split, apply or addgrad and fewer channels than ONE_PASS_CHANNELS."""
+    _, mode, S, rw = key[:4]
+    if (more.get("apply") or more.get("split") or more.get("addgrad")) and \
+            channels < ONE_PASS_CHANNELS["gpu" if rw == REDUCE_WIDTH["gpu"] else "software"]:
+        return None
+    flags = {f: True for f in key[4:]}
+    flags.update(more)
+    return _pipe(mode, S, n_bufs, **flags)
+
+
+trace_fusion_bn.BN_VARIANT["bn"] = _variant_pipe
+
+
 def _pipe(mode: str, S: str, n_bufs: int, **flags):
     rt = backend().rt
     key = ("bn", mode, S, reduce_width(rt)) + tuple(sorted(k for k, v in flags.items() if v))
-    mask = {"stats": "wr" + "ww" * bool(flags.get("running")) + "w" * bool(flags.get("count")),
-            "bwd_reduce": "ww"}.get(mode, "w")
+    f = {k: bool(v) for k, v in flags.items()}
+    split = f.get("split", False)   # x (stats) or dy (bwd_reduce) written too
+    apply = "w" * f.get("apply", False)
+    mask = {"stats": "wr" + "w" * split + "ww" * f.get("running", False) + "w" * f.get("count", False)
+            + "r" * f.get("split_bias", False) + apply,
+            "bwd_reduce": "ww" + ("w" if split or f.get("addgrad") else "r") + "rr" + "r" * f.get("relu", False)
+            + "r" * split + ("rr" + "r" * (not f.get("relu"))) * f.get("addgrad", False) + apply,
+            }.get(mode, "w")
     mask += "r" * (n_bufs - len(mask))
     return rt.pipeline(key, lambda: source(mode, S, **flags), mask)
 

@@ -143,7 +143,12 @@ BN = Layout("batchnorm",
             Field("rm_offset", 8), Field("rv_offset", 9),
             Field("eps", 10, kind="f32"), Field("momentum", 11, kind="f32"), Field("unbias", 12, kind="f32"),
             Field("count_offset", 13),             # stats: the module's num_batches_tracked (int64 as i32)
-            Field("y_offset", 14))                 # bwd_*: a relu's output that masks dy (trace_fusion.py)
+            Field("y_offset", 14),                 # bwd_*: a relu's output that masks dy (trace_fusion.py)
+            # stats / bwd_reduce reading a split-K conv's partial sums (trace_fusion.py): their count,
+            # and the conv's bias (offset, stride)
+            Field("splits", 15), Field("bias_offset", 16), Field("bias_stride", 17),
+            Field("res_offset", 18),               # apply: a residual added after it (trace_fusion_bn.py)
+            Field("ga_offset", 19), Field("gb_offset", 20))   # bwd_reduce: dy as two gradients' sum, masked
 
 # wgsl/loss.wgsl: cross-entropy of x (rows, classes) and int64 targets (as i32); mean: 1 'mean', 0 'sum',
 # 2 'none' (the backward's output gradient has one value a row)

@@ -81,37 +81,39 @@ def _uses(cap) -> dict[int, list[tuple[int, int]]]:
     return touch
 
 
+def _add_operands(cap, keys):
+    """(add record, operand j: 1 or 2, the record that wrote it, at which binding) of each float32 add
+    or add_relu of two same-shape contiguous tensors into new memory whose operand j is a temporary
+    that one record wrote and only the add reads: a residual add that record may take as its epilogue."""
+    touch = _uses(cap)
+    patched = {i for i, _, _ in cap.patches}
+    for i3, vs in enumerate(cap.rec_versions):
+        k3 = keys.get(cap.records[i3][0])
+        if (vs is None or len(vs) != 3 or i3 in patched or cap.records[i3][3][EW.index("out_offset")] != 0
+                or not (_plain_ew(k3, "add", 2) or _plain_ew(k3, "add_relu", 2))):
+            continue
+        for j in (1, 2):
+            uses = touch.get(vs[j], []) if vs[j] >= 0 else []
+            if len(uses) == 2 and uses[1] == (i3, j) and cap.versions[vs[j]][3] and uses[0][0] not in patched:
+                yield i3, j, uses[0][0], uses[0][1]
+
+
 def _conv_add_pairs(rt, cap, keys) -> list[tuple[int, int, int]]:
     """(fused conv record, add record, the add's operand the conv wrote: 1 or 2) that may fuse."""
     limit = int(rt.limits.get("maxStorageBuffersPerShaderStage", 8))
-    touch = _uses(cap)
-    patched = {i for i, _, _ in cap.patches}
-    out = []
-    for i3, vs in enumerate(cap.rec_versions):
-        k3 = keys.get(cap.records[i3][0])
-        if (vs is None or not k3 or k3[0] != "ew" or k3[1:3] not in (("ops_binary.wgsl", "add"),
-                                                                     ("ops_binary.wgsl", "add_relu"))
-                or k3[3:7] != ("f32", "f32", "f32", False) or k3[7] != ("c", "c") or set(k3[8]) != {"f32"}
-                or k3[9] or i3 in patched
-                or len(vs) != 3 or cap.records[i3][3][EW.index("out_offset")] != 0):
+    out, taken = [], set()
+    for i3, j, i1, b1 in _add_operands(cap, keys):
+        k1 = keys.get(cap.records[i1][0])
+        if i3 in taken or b1 != 0 or not k1 or "bn" not in k1 or "res" in k1:
             continue
-        for j in (1, 2):
-            v = vs[j]
-            uses = touch.get(v, []) if v >= 0 else []
-            if len(uses) != 2 or uses[1] != (i3, j) or uses[0][1] != 0 or not cap.versions[v][3]:
-                continue
-            i1 = uses[0][0]
-            k1 = keys.get(cap.records[i1][0])
-            if not k1 or "bn" not in k1 or "res" in k1 or i1 in patched:
-                continue
-            at = k1.index("bn")
-            if k1[at + 3] or len(cap.records[i1][2]) >= limit:   # a relu'd batch norm; no binding left
-                continue
-            reads = set(cap.records[i1][2][1:]) | {cap.records[i3][2][3 - j]}
-            if any(cap.records[k][2] and cap.records[k][2][0] in reads for k in range(i1 + 1, i3)):
-                continue
-            out.append((i1, i3, j))
-            break
+        at = k1.index("bn")
+        if k1[at + 3] or len(cap.records[i1][2]) >= limit:   # a relu'd batch norm; no binding left
+            continue
+        reads = set(cap.records[i1][2][1:]) | {cap.records[i3][2][3 - j]}
+        if any(cap.records[k][2] and cap.records[k][2][0] in reads for k in range(i1 + 1, i3)):
+            continue
+        out.append((i1, i3, j))
+        taken.add(i3)
     return out
 
 
@@ -244,7 +246,9 @@ def _fuse_add_relu_grads(rt, cap) -> int:
 
 def fuse(rt, cap) -> int:
     """Rewrite the capture's records in place; returns how many dispatches went."""
-    return _fuse_conv_bn(rt, cap) + _fuse_relu_grads(rt, cap) + _fuse_add_relu_grads(rt, cap)
+    from . import trace_fusion_bn   # it builds on this module's helpers
+    return (_fuse_conv_bn(rt, cap) + _fuse_relu_grads(rt, cap) + _fuse_add_relu_grads(rt, cap)
+            + trace_fusion_bn.fuse(rt, cap))
 
 
 def _fuse_conv_bn(rt, cap) -> int:

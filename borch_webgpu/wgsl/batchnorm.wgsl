@@ -8,6 +8,9 @@
 //   bwd_reduce  one workgroup per channel: sum(dy) and sum(dy * xhat) into sdy[c] and sdx[c] (they are
 //               also the bias and weight gradients)
 //   bwd_apply   dx = w * invstd * (dy - sum(dy) / L - xhat * sum(dy * xhat) / L)
+// In a captured step (device/trace_fusion.py) stats and bwd_reduce can also read x / dy as the partial
+// sums of a conv split along K (SPLIT: conv.wgsl's split_sum, done as they go) and write them out,
+// and then do the next kernel's work (APPLY: apply, bwd_apply) over the channel they hold.
 // The uniform block is device/layouts.py's BN: u_channels(), u_spatial(), u_batch(), u_numel(),
 // u_x_offset(), u_dy_offset(), u_w_offset(), u_b_offset(), u_rm_offset(), u_rv_offset(), u_eps(),
 // u_momentum(), u_unbias().
@@ -50,7 +53,7 @@ fn tree(li: u32, v: vec2<f32>) -> vec2<f32> {
 
 //@mode stats
 @group(0) @binding(1) var<storage, read_write> st: array<f32>;
-@group(0) @binding(2) var<storage, read> x: array<S>;
+{{X_DECL}}
 {{RUNNING_DECL}}
 {{COUNT_DECL}}
 
@@ -60,20 +63,21 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
   let L = u_batch() * u_spatial();
   let x0 = u_x_offset();
   var acc = 0.0f;
-  for (var j = li; j < L; j += RW) { acc += f32(x[x0 + elem(c, j)]); }
+  for (var j = li; j < L; j += RW) { acc += {{X_FIRST}}; }
   let mean = tree(li, vec2<f32>(acc, 0.0f)).x / f32(L);
   var acc2 = 0.0f;
   for (var j = li; j < L; j += RW) {
     let d = f32(x[x0 + elem(c, j)]) - mean;
     acc2 += d * d;
   }
-  let v = tree(li, vec2<f32>(acc2, 0.0f)).x / f32(L);
+  let vr = tree(li, vec2<f32>(acc2, 0.0f)).x / f32(L);
   if (li == 0u) {
     st[c] = mean;
-    st[u_channels() + c] = 1.0f / sqrt(v + u_eps());
+    st[u_channels() + c] = 1.0f / sqrt(vr + u_eps());
     {{RUNNING_UPDATE}}
     {{COUNT}}
   }
+  {{APPLY}}
 }
 
 //@mode apply
@@ -93,16 +97,18 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
   {{NORM}}
   {{AFFINE}}
   {{RELU}}
+  {{RES}}
   y[i] = S(v);
 }
 
 //@mode bwd_reduce
 @group(0) @binding(1) var<storage, read_write> sdy: array<f32>;
 @group(0) @binding(2) var<storage, read_write> sdx: array<f32>;
-@group(0) @binding(3) var<storage, read> dy: array<S>;
+{{DY_DECL}}
 @group(0) @binding(4) var<storage, read> x: array<S>;
 @group(0) @binding(5) var<storage, read> st: array<f32>;
 {{Y_DECL}}
+{{SPLIT_DECL}}
 
 @compute @workgroup_size(RW)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
@@ -121,6 +127,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
     sdy[c] = r.x;
     sdx[c] = r.y;
   }
+  {{APPLY}}
 }
 
 //@mode bwd_apply

@@ -119,8 +119,13 @@ def test_compiled_resnet_steps_match_eager_and_replay_with_one_js_call(browser, 
     # fused batch norm (4 kernels a layer, the counter in the first), multi-tensor SGD, in-place ops in
     # one kernel, relu as the epilogue of batch norm and add, relu's gradient inside the batch norm's
     # backward or the add before it, cross-entropy in 3 kernels, a strided conv's input gradient in one
-    # dispatch: 1,113 dispatches a step before, 278 before those last four, 193 now (the target is 150)
-    assert steady[-1]["dispatches"] <= 200, steady[-1]
+    # dispatch: 1,113 dispatches a step before, 278 before those last four, 193 before each batch norm's
+    # statistics + apply and backward reduce + backward apply became one kernel each (device/
+    # trace_fusion_bn.py, on this adapter at every channel count), 153 before the residual add + relu
+    # joined the batch norm before it, 145 before the sum of two gradients at a block's input joined
+    # the backward reduce after it (and the stem's plain add of two gradients), 137 now (the target,
+    # 150, is the H200's at full size)
+    assert steady[-1]["dispatches"] <= 137, steady[-1]
     # 300 replayed steps in all: memory in use and buffers made are what they were after step 30
     assert r["flat"]["m300"] == r["flat"]["m30"] and r["flat"]["buffers"] == 0, r["flat"]
 
