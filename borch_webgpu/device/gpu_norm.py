@@ -176,10 +176,11 @@ trace_fusion.RELU_GRAD["bn"] = _relu_grad_pipe
 # the fewest channels for which a statistics or backward-reduce kernel (one workgroup a channel) takes
 # more work in a captured step (device/trace_fusion.py): a split-K conv's partial sums, the elementwise
 # kernel after it. On GPUs fewer workgroups than this leave too little memory traffic in flight for the
-# work they would take from fully parallel kernels (ResNet-18's last stage has 512 channels; the choice
-# is by that estimate, not yet timed on the H200: ``_bench_resnet.py --one-pass-channels`` moves it);
-# on software adapters a dispatch costs more than the lanes they would keep busy
-ONE_PASS_CHANNELS = {"gpu": 512, "software": 1}
+# work they would take from fully parallel kernels. Timed on an H200 (CIFAR ResNet-18, B64 training step,
+# ``_bench_resnet.py --one-pass-channels N``, GPU time of the replayed step, two calls):
+# never 206 dispatches 14.49 ms; 512: 189, 14.44-14.45; 256: 177, 14.40-14.41; 128: 159, 14.96;
+# 64 or 0: 146, 15.95-16.00. On software adapters a dispatch costs more than the lanes they would keep busy
+ONE_PASS_CHANNELS = {"gpu": 256, "software": 1}
 
 
 def _variant_pipe(rt, key: tuple, n_bufs: int, channels: int = 0, **more):

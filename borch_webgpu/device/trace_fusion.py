@@ -29,6 +29,8 @@ will. The rewrites:
 from __future__ import annotations
 
 from .layouts import BN, EW
+from .trace_graph import _add_operands, _drop, _key_of, _plain_ew, _uses
+from . import trace_fusion_bn
 
 __all__ = ["fuse", "BN_EPILOGUE"]
 
@@ -42,10 +44,6 @@ RELU_GRAD: dict = {}
 # [fn(rt, key) -> (pipeline, layout)] of an elementwise key; device/gpu_backend.py registers it
 EW_PIPELINE: list = []
 RESIDUAL = True   # the second rewrite (off: A/B runs, ``_bench_resnet.py --no-residual-fusion``)
-
-
-def _key_of(rt) -> dict:
-    return {pid: key for key, (pid, _) in rt.pipelines.items()}
 
 
 def _conv_bn_pairs(cap, keys) -> list[tuple[int, int]]:
@@ -72,32 +70,6 @@ def _conv_bn_pairs(cap, keys) -> list[tuple[int, int]]:
     return pairs
 
 
-def _uses(cap) -> dict[int, list[tuple[int, int]]]:
-    touch: dict[int, list[tuple[int, int]]] = {}   # version -> (record, binding) of every use
-    for i, vs in enumerate(cap.rec_versions):
-        for j, v in enumerate(vs or ()):
-            if v >= 0:
-                touch.setdefault(v, []).append((i, j))
-    return touch
-
-
-def _add_operands(cap, keys):
-    """(add record, operand j: 1 or 2, the record that wrote it, at which binding) of each float32 add
-    or add_relu of two same-shape contiguous tensors into new memory whose operand j is a temporary
-    that one record wrote and only the add reads: a residual add that record may take as its epilogue."""
-    touch = _uses(cap)
-    patched = {i for i, _, _ in cap.patches}
-    for i3, vs in enumerate(cap.rec_versions):
-        k3 = keys.get(cap.records[i3][0])
-        if (vs is None or len(vs) != 3 or i3 in patched or cap.records[i3][3][EW.index("out_offset")] != 0
-                or not (_plain_ew(k3, "add", 2) or _plain_ew(k3, "add_relu", 2))):
-            continue
-        for j in (1, 2):
-            uses = touch.get(vs[j], []) if vs[j] >= 0 else []
-            if len(uses) == 2 and uses[1] == (i3, j) and cap.versions[vs[j]][3] and uses[0][0] not in patched:
-                yield i3, j, uses[0][0], uses[0][1]
-
-
 def _conv_add_pairs(rt, cap, keys) -> list[tuple[int, int, int]]:
     """(fused conv record, add record, the add's operand the conv wrote: 1 or 2) that may fuse."""
     limit = int(rt.limits.get("maxStorageBuffersPerShaderStage", 8))
@@ -115,24 +87,6 @@ def _conv_add_pairs(rt, cap, keys) -> list[tuple[int, int, int]]:
         out.append((i1, i3, j))
         taken.add(i3)
     return out
-
-
-def _drop(cap, drop: set[int]) -> None:
-    """Remove records, then recompute every version's first and last use."""
-    keep = [i for i in range(len(cap.records)) if i not in drop]
-    where = {old: new for new, old in enumerate(keep)}
-    cap.records = [cap.records[i] for i in keep]
-    cap.rec_versions = [cap.rec_versions[i] for i in keep]
-    cap.patches = [(where[i], j, w) for i, j, w in cap.patches]
-    for ver in cap.versions:
-        ver[1] = ver[2] = -1
-    for i, vs in enumerate(cap.rec_versions):
-        for v in vs or ():
-            if v >= 0:
-                ver = cap.versions[v]
-                if ver[1] < 0:
-                    ver[1] = i
-                ver[2] = i
 
 
 def _fuse_residuals(rt, cap) -> int:
@@ -203,12 +157,6 @@ def _fuse_relu_grads(rt, cap) -> int:
     return len(found)
 
 
-def _plain_ew(k, block: str, n: int) -> bool:
-    """k is the key of a float32 elementwise `block` over n contiguous same-shape operands."""
-    return (bool(k) and k[:3] == ("ew", "ops_binary.wgsl", block) and k[3:7] == ("f32", "f32", "f32", False)
-            and k[7] == ("c",) * n and set(k[8]) == {"f32"} and not k[9] and not k[10])
-
-
 def _fuse_add_relu_grads(rt, cap) -> int:
     """An add whose result only the threshold_backward right after it reads (as its gradient: two
     gradients meeting at a relu's output, ResNet's block boundaries) becomes one kernel of three
@@ -246,7 +194,6 @@ def _fuse_add_relu_grads(rt, cap) -> int:
 
 def fuse(rt, cap) -> int:
     """Rewrite the capture's records in place; returns how many dispatches went."""
-    from . import trace_fusion_bn   # it builds on this module's helpers
     return (_fuse_conv_bn(rt, cap) + _fuse_relu_grads(rt, cap) + _fuse_add_relu_grads(rt, cap)
             + trace_fusion_bn.fuse(rt, cap))
 

@@ -29,7 +29,7 @@ whether the channel count is worth it (BN_VARIANT's None otherwise); the last on
 from __future__ import annotations
 
 from .layouts import BN, EW
-from .trace_fusion import _add_operands, _drop, _key_of, _plain_ew, _uses
+from .trace_graph import _add_operands, _drop, _key_of, _plain_ew, _uses
 
 __all__ = ["fuse", "BN_VARIANT"]
 
