@@ -28,6 +28,7 @@ import builtins
 import numpy as np
 
 __all__ = ["dtype", "float32", "float", "float16", "half", "int32", "int", "int64", "long", "bool",
+           "uint8", "int8", "int16", "short",
            "float64", "double", "get_default_dtype", "set_default_dtype", "result_type_of", "finfo", "iinfo",
            "promote_types", "can_cast"]
 
@@ -50,7 +51,7 @@ class dtype:
     """
 
     __slots__ = ("name", "np", "storage_np", "wgsl", "itemsize", "is_floating_point", "is_signed",
-                 "category", "rank", "supported")
+                 "category", "rank", "supported", "host")
 
     def __init__(self, name: str, np_dtype, storage_np, wgsl: str, category: int, rank: int,
                  supported: bool = True):
@@ -60,10 +61,12 @@ class dtype:
         self.wgsl = wgsl
         self.itemsize = self.np.itemsize
         self.is_floating_point = category == 2
-        self.is_signed = name != "bool"
+        self.is_signed = name not in ("bool", "uint8")
         self.category = category  # 0 bool, 1 integer, 2 floating
         self.rank = rank          # order inside a category for promotion
         self.supported = supported
+        # held on the host on webgpu (numpy; device/host64.py): float64 and the 8/16-bit integers
+        self.host = name in ("float64", "uint8", "int8", "int16")
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
@@ -85,6 +88,10 @@ float64 = dtype("float64", np.float64, np.float64, "f64", 2, 2)
 int32 = dtype("int32", np.int32, np.int32, "i32", 1, 0)
 int64 = dtype("int64", np.int64, np.int32, "i32", 1, 1)
 bool_ = dtype("bool", np.bool_, np.uint32, "u32", 0, 0)
+# the small integers: native numpy storage on both devices (on webgpu held on the host, as float64)
+int8 = dtype("int8", np.int8, np.int8, "", 1, -3)
+uint8 = dtype("uint8", np.uint8, np.uint8, "", 1, -2)
+int16 = dtype("int16", np.int16, np.int16, "", 1, -1)
 
 # PyTorch's aliases
 float = float32  # noqa: A001 - torch.float
@@ -93,8 +100,9 @@ double = float64
 int = int32  # noqa: A001 - torch.int
 long = int64
 bool = bool_  # noqa: A001 - torch.bool
+short = int16
 
-_ALL = {d.name: d for d in (float32, float16, float64, int32, int64, bool_)}
+_ALL = {d.name: d for d in (float32, float16, float64, int32, int64, bool_, uint8, int8, int16)}
 
 
 # PyTorch's ScalarType names, as its error messages write them ("result type Double can't be cast ...")
@@ -143,8 +151,8 @@ def set_default_dtype(d: dtype) -> None:
 
 _NP_TO_DTYPE = {
     np.dtype(np.float32): float32, np.dtype(np.float64): float64, np.dtype(np.float16): float16,
-    np.dtype(np.int32): int32, np.dtype(np.int64): int64, np.dtype(np.int16): int64,
-    np.dtype(np.int8): int64, np.dtype(np.uint8): int64, np.dtype(np.uint16): int64,
+    np.dtype(np.int32): int32, np.dtype(np.int64): int64, np.dtype(np.int16): int16,
+    np.dtype(np.int8): int8, np.dtype(np.uint8): uint8, np.dtype(np.uint16): int64,
     np.dtype(np.uint32): int64, np.dtype(np.uint64): int64, np.dtype(np.bool_): bool_,
 }
 
@@ -169,10 +177,9 @@ def result_type_of(tensors_dtypes, zero_dim_dtypes=(), scalars=()) -> dtype:
     then Python scalars (which only lift the category: float scalar -> the default dtype, int -> int64).
     """
     def best(ds):
-        cat, r, out = -1, -1, None
+        out = None
         for d in ds:
-            if (d.category, d.rank) > (cat, r):
-                cat, r, out = d.category, d.rank, d
+            out = d if out is None else _promote(out, d)
         return out
 
     dim_best = best(tensors_dtypes)
@@ -305,6 +312,13 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
         torch.int64
     """
     a, b = _dtype_arg("promote_types", "type1", 1, type1), _dtype_arg("promote_types", "type2", 2, type2)
+    return _promote(a, b)
+
+
+def _promote(a: dtype, b: dtype) -> dtype:
+    """PyTorch's promotion table: the higher kind, the wider type within it; uint8 and int8 meet in int16."""
+    if {a.name, b.name} == {"uint8", "int8"}:
+        return int16
     return a if (a.category, a.rank) >= (b.category, b.rank) else b
 
 
