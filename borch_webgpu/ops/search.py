@@ -236,6 +236,8 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{_NAMES[x.dtype.name]}'")
     if x.dim() != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if x.dtype.host:  # int8, uint8, int16 count through an int64 index
+        x = x.long()
     minlength = builtins.int(minlength)
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")
