@@ -20,6 +20,22 @@ WebGPU storage buffers hold 32-bit words, so:
   (``x64 > 0``, ``x64.float()``, ``x64.argmax()``) is uploaded and lives on the GPU again. So
   float64 gives exact float64 answers on both devices, at host (numpy) speed on ``webgpu``; keep
   training in float32 and use float64 for precision checks and numerics.
+- ``uint8``, ``int8`` and ``int16`` (``torch.short``; ``.byte()``, ``.char()``, ``.short()``) are PyTorch's:
+  arithmetic wraps modulo 2**bits (uint8 ``200 + 100`` is 44, ``-x`` of uint8 is ``256 - x``), casts
+  into them wrap (int64 300 -> uint8 44; floats truncate toward zero first, then wrap, through int64 for
+  uint8 and int32 for the signed two, so NaN, infinities and values past that type give 0, as PyTorch
+  2.13 does on x86), and Python numbers given to ``tensor(..., dtype=...)``, ``full`` or ``fill_`` must
+  fit (uint8 also takes -255..-1; numpy arrays wrap instead). Promotion is PyTorch's table: uint8 +
+  int8 -> int16, uint8 + int16 -> int16, any of them + int32/int64 -> that, + a float -> the float;
+  Python int scalars and 0-d integer tensors keep the tensor's dtype. ``sum``/``prod``/``cumsum`` give
+  int64, ``mean`` refuses them, ``any``/``all`` of uint8 give uint8, a uint8 tensor indexes as a mask
+  (with PyTorch's deprecation warning). On ``cpu`` they are numpy's native uint8/int8/int16 arrays, so
+  numpy's wrapping arithmetic is PyTorch's. WGSL has no 8- or 16-bit integers in storage, so **on
+  ``webgpu`` they are held on the host**, exactly as float64 is (``dtype.host``; device/host64.py): the
+  cpu kernels compute them while ``t.device`` reports ``webgpu:0``, and results of other dtypes
+  (``x > 0``, ``x.float()``, ``x.sum()``) go back to the GPU. Exact everywhere, at numpy speed: they are
+  for data (images, labels, quantized weights) more than for GPU math. Bitwise ops and shifts are not
+  implemented for integer tensors (any width) yet; they raise.
 """
 from __future__ import annotations
 
@@ -37,7 +53,8 @@ class dtype:
     """A tensor element type, named and printed as PyTorch names it (``torch.float32``).
 
     ``float32``, ``float64``, ``float16`` (on WebGPU where the adapter has ``shader-f16``), ``int32``,
-    ``int64`` (held as int32: values past 2**31 raise ``OverflowError``) and ``bool``. float64 is
+    ``int64`` (held as int32: values past 2**31 raise ``OverflowError``), ``uint8``, ``int8``, ``int16``
+    (PyTorch's wrap-around arithmetic and casts; on ``webgpu`` held on the host, as float64) and ``bool``. float64 is
     computed in float64 on both devices; WGSL has no 64-bit float, so on ``webgpu`` a float64 tensor
     is held on the host (numpy) and computed by the cpu kernels while ``t.device`` reports
     ``webgpu:0``; float32 operands mixed in are read back (float64 wins, as in PyTorch's promotion),
@@ -48,6 +65,8 @@ class dtype:
         >>> x = torch.tensor([0.1, 0.2], dtype=torch.float64)
         >>> (x * 3).sum().item()
         0.9000000000000001
+        >>> torch.tensor([200], dtype=torch.uint8) + 100
+        tensor([44], dtype=torch.uint8)
     """
 
     __slots__ = ("name", "np", "storage_np", "wgsl", "itemsize", "is_floating_point", "is_signed",
@@ -302,7 +321,7 @@ class iinfo:
 
 def promote_types(type1: dtype, type2: dtype) -> dtype:
     """The smallest dtype that both ``type1`` and ``type2`` convert to without losing their kind
-    (bool < integers < floats; the wider one within a kind).
+    (bool < integers < floats; the wider one within a kind; uint8 and int8 meet in int16).
 
     Example::
 
@@ -310,6 +329,8 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
         torch.float16
         >>> torch.promote_types(torch.bool, torch.int64)
         torch.int64
+        >>> torch.promote_types(torch.uint8, torch.int8)
+        torch.int16
     """
     a, b = _dtype_arg("promote_types", "type1", 1, type1), _dtype_arg("promote_types", "type2", 2, type2)
     return _promote(a, b)

@@ -383,11 +383,23 @@ class Tensor:
         return self.to(_dtype.uint8)
 
     def char(self) -> "Tensor":
-        """``to(torch.int8)`` (wraps modulo 256 into -128..127)."""
+        """``to(torch.int8)`` (wraps modulo 256 into -128..127).
+
+        Example::
+
+            >>> torch.tensor([200, -3]).char()
+            tensor([-56,  -3], dtype=torch.int8)
+        """
         return self.to(_dtype.int8)
 
     def short(self) -> "Tensor":
-        """``to(torch.int16)`` (wraps modulo 65536 into -32768..32767)."""
+        """``to(torch.int16)`` (wraps modulo 65536 into -32768..32767).
+
+        Example::
+
+            >>> torch.tensor([40000, 7]).short()
+            tensor([-25536,      7], dtype=torch.int16)
+        """
         return self.to(_dtype.int16)
 
     def half(self) -> "Tensor":
