@@ -631,7 +631,7 @@ def where(condition, input=None, other=None, *, out=None):
         return condition.nonzero(as_tuple=True)
     if condition.dtype.name != "bool":
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-                           f"{condition.dtype.name.capitalize() if condition.dtype.name != 'int64' else 'Long'}")
+                           f"{_dtype.SCALAR_NAMES[condition.dtype.name]}")
     return ew(WHERE, condition, input, other, out=out)
 
 

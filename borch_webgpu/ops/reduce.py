@@ -496,7 +496,7 @@ def softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor
         x = x.to(dtype)
     elif not x.dtype.is_floating_point:
         raise NotImplementedError(f"\"softmax_lastdim_kernel_impl\" not implemented for "
-                                  f"'{'Long' if x.dtype.name == 'int64' else x.dtype.name.capitalize()}'")
+                                  f"'{_dtype.SCALAR_NAMES[x.dtype.name]}'")
     d = _softmax_dim("softmax", x, dim)
     if x.dim() == 0:
         return softmax(x.reshape(1), 0).reshape(())
@@ -521,7 +521,7 @@ def log_softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Te
         x = x.to(dtype)
     elif not x.dtype.is_floating_point:
         raise NotImplementedError(f"\"log_softmax_lastdim_kernel_impl\" not implemented for "
-                                  f"'{'Long' if x.dtype.name == 'int64' else x.dtype.name.capitalize()}'")
+                                  f"'{_dtype.SCALAR_NAMES[x.dtype.name]}'")
     d = _softmax_dim("log_softmax", x, dim)
     if x.dim() == 0:
         return log_softmax(x.reshape(1), 0).reshape(())

@@ -53,7 +53,7 @@ HISTC = register(OpDef("histc", "search", ("index.wgsl", "put"), None, tol=(0, 0
 BINCOUNT = register(OpDef("bincount", "search", ("index.wgsl", "put"), None, tol=(1e-6, 1e-6),
                           doc="an accumulating put of ones (or of the weights)", extra={"messages": True}))
 
-_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_NAMES = _dtype.SCALAR_NAMES  # PyTorch's ScalarType names (Float, Byte, ...)
 
 
 def _search(seq: Tensor, vals: Tensor, per_row: int, right: bool, out_dtype) -> Tensor:

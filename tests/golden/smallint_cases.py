@@ -280,4 +280,17 @@ CASES: list[tuple] = [
     ("floor int8", "S.floor()"),
     ("round uint8", "U.round()"),
     ("trunc int16", "H.trunc()"),
+    # ---- ops PyTorch refuses for these dtypes, or answers in them ----------------------------------------
+    ("msort", "U.msort()"),
+    ("searchsorted", "torch.searchsorted(t([1, 2, 3], torch.uint8), U)"),
+    ("cummax", "S.cummax(0)"),
+    ("logcumsumexp refused", "torch.logcumsumexp(U, 0)"),
+    ("max_pool1d refused", "torch.nn.functional.max_pool1d(U.reshape(1, 1, 6), 2)"),
+    ("kthvalue", "S.kthvalue(2)"),
+    ("mode", "t([3, 1, 3, 2], torch.uint8).mode()"),
+    ("histc refused", "torch.histc(U)"),
+    ("median dim", "H.reshape(2, 3).median(1)"),
+    ("repeat_interleave", "torch.repeat_interleave(S, 2)"),
+    ("logsumexp", "U.logsumexp(0)"),
+    ("cross_entropy refused", "torch.nn.functional.cross_entropy(U.reshape(2, 3), torch.tensor([1, 0], device=dev))"),
 ]
