@@ -128,8 +128,10 @@ from .ops.indexing import index_select as index_select
 from .autograd.grad_mode import inference_mode as inference_mode
 from .ops.random import initial_seed as initial_seed
 from ._dtype import int as int
+from ._dtype import int16 as int16
 from ._dtype import int32 as int32
 from ._dtype import int64 as int64
+from ._dtype import int8 as int8
 from .ops._linalg_solve import inv as inverse
 from .ops.type_queries import is_floating_point as is_floating_point
 from .autograd.grad_mode import is_grad_enabled as is_grad_enabled
@@ -250,6 +252,7 @@ from .autograd.grad_mode import set_grad_enabled as set_grad_enabled
 from ._log import set_log_sink as set_log_sink
 from ._tensor_str import set_printoptions as set_printoptions
 from .ops.random import set_rng_state as set_rng_state
+from ._dtype import short as short
 from .ops.unary import sigmoid as sigmoid
 from .ops.unary import sign as sign
 from .ops.unary import sin as sin
@@ -286,6 +289,7 @@ from .ops.indexing import tril as tril
 from .ops.indexing import triu as triu
 from .ops.elementwise import true_divide as true_divide
 from .ops.unary import trunc as trunc
+from ._dtype import uint8 as uint8
 from .ops.views import unbind as unbind
 from .ops.views import unflatten as unflatten
 from .ops.unique import unique as unique

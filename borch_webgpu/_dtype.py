@@ -20,6 +20,22 @@ WebGPU storage buffers hold 32-bit words, so:
   (``x64 > 0``, ``x64.float()``, ``x64.argmax()``) is uploaded and lives on the GPU again. So
   float64 gives exact float64 answers on both devices, at host (numpy) speed on ``webgpu``; keep
   training in float32 and use float64 for precision checks and numerics.
+- ``uint8``, ``int8`` and ``int16`` (``torch.short``; ``.byte()``, ``.char()``, ``.short()``) are PyTorch's:
+  arithmetic wraps modulo 2**bits (uint8 ``200 + 100`` is 44, ``-x`` of uint8 is ``256 - x``), casts
+  into them wrap (int64 300 -> uint8 44; floats truncate toward zero first, then wrap, through int64 for
+  uint8 and int32 for the signed two, so NaN, infinities and values past that type give 0, as PyTorch
+  2.13 does on x86), and Python numbers given to ``tensor(..., dtype=...)``, ``full`` or ``fill_`` must
+  fit (uint8 also takes -255..-1; numpy arrays wrap instead). Promotion is PyTorch's table: uint8 +
+  int8 -> int16, uint8 + int16 -> int16, any of them + int32/int64 -> that, + a float -> the float;
+  Python int scalars and 0-d integer tensors keep the tensor's dtype. ``sum``/``prod``/``cumsum`` give
+  int64, ``mean`` refuses them, ``any``/``all`` of uint8 give uint8, a uint8 tensor indexes as a mask
+  (with PyTorch's deprecation warning). On ``cpu`` they are numpy's native uint8/int8/int16 arrays, so
+  numpy's wrapping arithmetic is PyTorch's. WGSL has no 8- or 16-bit integers in storage, so **on
+  ``webgpu`` they are held on the host**, exactly as float64 is (``dtype.host``; device/host64.py): the
+  cpu kernels compute them while ``t.device`` reports ``webgpu:0``, and results of other dtypes
+  (``x > 0``, ``x.float()``, ``x.sum()``) go back to the GPU. Exact everywhere, at numpy speed: they are
+  for data (images, labels, quantized weights) more than for GPU math. Bitwise ops and shifts are not
+  implemented for integer tensors (any width) yet; they raise.
 """
 from __future__ import annotations
 
@@ -28,6 +44,7 @@ import builtins
 import numpy as np
 
 __all__ = ["dtype", "float32", "float", "float16", "half", "int32", "int", "int64", "long", "bool",
+           "uint8", "int8", "int16", "short",
            "float64", "double", "get_default_dtype", "set_default_dtype", "result_type_of", "finfo", "iinfo",
            "promote_types", "can_cast"]
 
@@ -36,7 +53,8 @@ class dtype:
     """A tensor element type, named and printed as PyTorch names it (``torch.float32``).
 
     ``float32``, ``float64``, ``float16`` (on WebGPU where the adapter has ``shader-f16``), ``int32``,
-    ``int64`` (held as int32: values past 2**31 raise ``OverflowError``) and ``bool``. float64 is
+    ``int64`` (held as int32: values past 2**31 raise ``OverflowError``), ``uint8``, ``int8``, ``int16``
+    (PyTorch's wrap-around arithmetic and casts; on ``webgpu`` held on the host, as float64) and ``bool``. float64 is
     computed in float64 on both devices; WGSL has no 64-bit float, so on ``webgpu`` a float64 tensor
     is held on the host (numpy) and computed by the cpu kernels while ``t.device`` reports
     ``webgpu:0``; float32 operands mixed in are read back (float64 wins, as in PyTorch's promotion),
@@ -47,10 +65,12 @@ class dtype:
         >>> x = torch.tensor([0.1, 0.2], dtype=torch.float64)
         >>> (x * 3).sum().item()
         0.9000000000000001
+        >>> torch.tensor([200], dtype=torch.uint8) + 100
+        tensor([44], dtype=torch.uint8)
     """
 
     __slots__ = ("name", "np", "storage_np", "wgsl", "itemsize", "is_floating_point", "is_signed",
-                 "category", "rank", "supported")
+                 "category", "rank", "supported", "host")
 
     def __init__(self, name: str, np_dtype, storage_np, wgsl: str, category: int, rank: int,
                  supported: bool = True):
@@ -60,10 +80,12 @@ class dtype:
         self.wgsl = wgsl
         self.itemsize = self.np.itemsize
         self.is_floating_point = category == 2
-        self.is_signed = name != "bool"
+        self.is_signed = name not in ("bool", "uint8")
         self.category = category  # 0 bool, 1 integer, 2 floating
         self.rank = rank          # order inside a category for promotion
         self.supported = supported
+        # held on the host on webgpu (numpy; device/host64.py): float64 and the 8/16-bit integers
+        self.host = name in ("float64", "uint8", "int8", "int16")
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
@@ -85,6 +107,10 @@ float64 = dtype("float64", np.float64, np.float64, "f64", 2, 2)
 int32 = dtype("int32", np.int32, np.int32, "i32", 1, 0)
 int64 = dtype("int64", np.int64, np.int32, "i32", 1, 1)
 bool_ = dtype("bool", np.bool_, np.uint32, "u32", 0, 0)
+# the small integers: native numpy storage on both devices (on webgpu held on the host, as float64)
+int8 = dtype("int8", np.int8, np.int8, "", 1, -3)
+uint8 = dtype("uint8", np.uint8, np.uint8, "", 1, -2)
+int16 = dtype("int16", np.int16, np.int16, "", 1, -1)
 
 # PyTorch's aliases
 float = float32  # noqa: A001 - torch.float
@@ -93,8 +119,9 @@ double = float64
 int = int32  # noqa: A001 - torch.int
 long = int64
 bool = bool_  # noqa: A001 - torch.bool
+short = int16
 
-_ALL = {d.name: d for d in (float32, float16, float64, int32, int64, bool_)}
+_ALL = {d.name: d for d in (float32, float16, float64, int32, int64, bool_, uint8, int8, int16)}
 
 
 # PyTorch's ScalarType names, as its error messages write them ("result type Double can't be cast ...")
@@ -143,8 +170,8 @@ def set_default_dtype(d: dtype) -> None:
 
 _NP_TO_DTYPE = {
     np.dtype(np.float32): float32, np.dtype(np.float64): float64, np.dtype(np.float16): float16,
-    np.dtype(np.int32): int32, np.dtype(np.int64): int64, np.dtype(np.int16): int64,
-    np.dtype(np.int8): int64, np.dtype(np.uint8): int64, np.dtype(np.uint16): int64,
+    np.dtype(np.int32): int32, np.dtype(np.int64): int64, np.dtype(np.int16): int16,
+    np.dtype(np.int8): int8, np.dtype(np.uint8): uint8, np.dtype(np.uint16): int64,
     np.dtype(np.uint32): int64, np.dtype(np.uint64): int64, np.dtype(np.bool_): bool_,
 }
 
@@ -169,10 +196,9 @@ def result_type_of(tensors_dtypes, zero_dim_dtypes=(), scalars=()) -> dtype:
     then Python scalars (which only lift the category: float scalar -> the default dtype, int -> int64).
     """
     def best(ds):
-        cat, r, out = -1, -1, None
+        out = None
         for d in ds:
-            if (d.category, d.rank) > (cat, r):
-                cat, r, out = d.category, d.rank, d
+            out = d if out is None else _promote(out, d)
         return out
 
     dim_best = best(tensors_dtypes)
@@ -295,7 +321,7 @@ class iinfo:
 
 def promote_types(type1: dtype, type2: dtype) -> dtype:
     """The smallest dtype that both ``type1`` and ``type2`` convert to without losing their kind
-    (bool < integers < floats; the wider one within a kind).
+    (bool < integers < floats; the wider one within a kind; uint8 and int8 meet in int16).
 
     Example::
 
@@ -303,8 +329,17 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
         torch.float16
         >>> torch.promote_types(torch.bool, torch.int64)
         torch.int64
+        >>> torch.promote_types(torch.uint8, torch.int8)
+        torch.int16
     """
     a, b = _dtype_arg("promote_types", "type1", 1, type1), _dtype_arg("promote_types", "type2", 2, type2)
+    return _promote(a, b)
+
+
+def _promote(a: dtype, b: dtype) -> dtype:
+    """PyTorch's promotion table: the higher kind, the wider type within it; uint8 and int8 meet in int16."""
+    if {a.name, b.name} == {"uint8", "int8"}:
+        return int16
     return a if (a.category, a.rank) >= (b.category, b.rank) else b
 
 

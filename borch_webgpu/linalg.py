@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 
+from . import _dtype
 from .ops.combine import linalg_cross as cross
 from .ops.reduce import amax, amin, norm as _norm, sum as _sum
 from .ops._linalg_core import LinAlgError
@@ -49,7 +50,7 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
         x = x.to(dtype)
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-                           f"{'Long' if x.dtype.name == 'int64' else x.dtype.name.capitalize()}")
+                           f"{_dtype.SCALAR_NAMES[x.dtype.name]}")
     return _norm(x, float(ord), dim, keepdim)
 
 

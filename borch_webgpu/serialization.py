@@ -37,7 +37,8 @@ from .tensor import Tensor
 __all__ = ["save", "load", "save_file", "load_file", "SafetensorError", "MAX_HEADER_BYTES", "MAX_JSON_DEPTH"]
 
 # safetensors dtype names
-_ST = {"float32": "F32", "float64": "F64", "float16": "F16", "int64": "I64", "int32": "I32", "bool": "BOOL"}
+_ST = {"float32": "F32", "float64": "F64", "float16": "F16", "int64": "I64", "int32": "I32", "bool": "BOOL",
+       "uint8": "U8", "int8": "I8", "int16": "I16"}
 _STRUCT_KEY = "borch_webgpu.structure"
 
 
@@ -120,14 +121,12 @@ def _encode(tensors: dict, metadata: dict | None) -> bytes:
 
 
 def _decode(data: bytes, device=None, file: str = "<bytes>") -> tuple[OrderedDict, dict]:
-    """Tensors (bfloat16 becomes float32, small integer types int64) and metadata."""
+    """Tensors (bfloat16 becomes float32; U8, I8, I16 stay uint8, int8, int16) and metadata."""
     from .ops.creation import tensor as make
     arrays, meta = read_numpy(data, file)
     out = OrderedDict()
     for name, arr in arrays.items():
         target = _dtype.float32 if arr.dtype.kind == "f" and arr.dtype not in (np.float16, np.float64) else None
-        if arr.dtype in (np.int8, np.int16, np.uint8):
-            target = _dtype.int64
         try:
             out[name] = make(arr.copy(), dtype=target, device=device)
         except OverflowError as e:  # int64 beyond int32's range

@@ -41,7 +41,7 @@ class Tensor:
 
     @classmethod
     def _make(cls, storage, shape, dtype, device, stride=None, offset=0) -> "Tensor":
-        if device is HOST64 or dtype is _dtype.float64 or (
+        if device is HOST64 or dtype.host or (
                 storage.__class__ is not GPUStorage and device is not None and device.type == "webgpu"):
             storage, device, stride, offset = _host64_place(storage, shape, dtype, device, stride, offset)
         t = object.__new__(cls)
@@ -372,6 +372,36 @@ class Tensor:
         """``to(torch.bool)``."""
         return self.to(_dtype.bool_)
 
+    def byte(self) -> "Tensor":
+        """``to(torch.uint8)``: integers wrap modulo 256, floats are truncated toward zero first.
+
+        Example::
+
+            >>> torch.tensor([300, -1]).byte()
+            tensor([ 44, 255], dtype=torch.uint8)
+        """
+        return self.to(_dtype.uint8)
+
+    def char(self) -> "Tensor":
+        """``to(torch.int8)`` (wraps modulo 256 into -128..127).
+
+        Example::
+
+            >>> torch.tensor([200, -3]).char()
+            tensor([-56,  -3], dtype=torch.int8)
+        """
+        return self.to(_dtype.int8)
+
+    def short(self) -> "Tensor":
+        """``to(torch.int16)`` (wraps modulo 65536 into -32768..32767).
+
+        Example::
+
+            >>> torch.tensor([40000, 7]).short()
+            tensor([-25536,      7], dtype=torch.int16)
+        """
+        return self.to(_dtype.int16)
+
     def half(self) -> "Tensor":
         """``to(torch.float16)``; needs an adapter with ``shader-f16`` on WebGPU."""
         return self.to(_dtype.float16)
@@ -397,7 +427,8 @@ class Tensor:
         if dtype is None:
             return {"float32": "torch.FloatTensor", "int64": "torch.LongTensor", "int32": "torch.IntTensor",
                     "bool": "torch.BoolTensor", "float16": "torch.HalfTensor",
-                    "float64": "torch.DoubleTensor"}[self.dtype.name]
+                    "float64": "torch.DoubleTensor", "uint8": "torch.ByteTensor", "int8": "torch.CharTensor",
+                    "int16": "torch.ShortTensor"}[self.dtype.name]
         return self.to(dtype)
 
 
@@ -435,9 +466,9 @@ def _host64_place(storage, shape, dtype, device, stride, offset):
     """Keep the float64 rule of the webgpu device (borch_webgpu/_dtype.py): a float64 tensor made for
     webgpu is held on the host (its storage is a numpy array, device HOST64); a tensor of another
     dtype made on the host for webgpu (``x64 > 0``, ``x64.float()``, ``x64.argmax()``) is uploaded."""
-    if dtype is _dtype.float64:
+    if dtype.host:
         if device.type == "webgpu":
-            assert storage.backend.name == "cpu", "a float64 webgpu tensor must have a host storage"
+            assert storage.backend.name == "cpu", f"a {dtype.name} webgpu tensor must have a host storage"
             device = HOST64
         return storage, device, stride, offset
     if storage.__class__ is GPUStorage:

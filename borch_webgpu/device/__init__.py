@@ -75,7 +75,7 @@ class _HostWebGPU(device):
     __hash__ = object.__hash__
 
     def __repr__(self) -> str:
-        return "device(type='webgpu', index=0) [float64, held on the host]"
+        return "device(type='webgpu', index=0) [float64/int8/uint8/int16, held on the host]"
 
 
 CPU = device("cpu")
@@ -124,11 +124,12 @@ def canonical(d) -> device:
 
 
 def place(d: device, dtype) -> device:
-    """Where a tensor of ``dtype`` made for device d lives: float64 for ``webgpu`` on the host (HOST64);
+    """Where a tensor of ``dtype`` made for device d lives: float64 and the 8/16-bit integers (dtype.host)
+    for ``webgpu`` on the host (HOST64);
     anything else meant for the host-held device goes back to the GPU."""
     if d.type == "webgpu":
-        return HOST64 if dtype.name == "float64" else d
-    if d is HOST64 and dtype.name != "float64":
+        return HOST64 if dtype.host else d
+    if d is HOST64 and not dtype.host:
         return WEBGPU
     return d
 

@@ -115,6 +115,8 @@ class CPUBackend:
         res = np.broadcast_to(np.asarray(res), shape)
         if O.name == "bool" and R.name != "bool":
             res = res != 0
+        elif res.dtype.kind == "f" and O.host and O.category == 1:
+            res = f2small(res, O)
         elif res.dtype.kind == "f" and O.category == 1:
             if O.name == "int64":
                 _check_f2i(res)
@@ -143,6 +145,18 @@ def _f2i(a: np.ndarray) -> np.ndarray:
     """float -> int32 as WGSL converts: toward zero, saturating, NaN -> 0."""
     with np.errstate(invalid="ignore"):
         return np.nan_to_num(np.clip(np.trunc(a), -2.0 ** 31, 2.0 ** 31 - 128), nan=0.0)
+
+
+def f2small(a: np.ndarray, O) -> np.ndarray:
+    """float -> int8 / uint8 / int16 as PyTorch 2.13 on x86 converts: toward zero, then wrapped modulo
+    2**bits (300.5 -> 44 for uint8, -1.5 -> 255); the intermediate is int64 for uint8 and int32 for the
+    signed ones, and a value outside it (or NaN, an infinity) converts to that type's minimum, whose
+    low bits are 0."""
+    bound = 2.0 ** 63 if O.name == "uint8" else 2.0 ** 31
+    with np.errstate(invalid="ignore"):
+        t = np.trunc(np.asarray(a, dtype=np.float64))
+        t = np.where(np.abs(t) < bound, t, 0.0)
+    return t.astype(np.int64).astype(O.np)
 
 
 def _check_f2i(a: np.ndarray) -> None:

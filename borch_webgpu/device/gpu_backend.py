@@ -94,12 +94,12 @@ class GPUBackend:
         self.rt = rt
 
     def empty(self, numel: int, dtype) -> GPUStorage:
-        if dtype.name == "float64":  # held on the host (device/host64.py)
+        if dtype.host:  # float64, int8, uint8, int16: held on the host (device/host64.py)
             return host64.CPU.empty(numel, dtype)
         return GPUStorage(self.rt, numel * dtype.storage_np.itemsize)
 
     def from_numpy(self, arr: np.ndarray, dtype) -> GPUStorage:
-        if dtype.name == "float64":
+        if dtype.host:
             return host64.CPU.from_numpy(arr, dtype)
         if dtype.name == "int64" and arr.dtype.itemsize > 4 and arr.dtype.kind in "iu":
             check_array("int64 tensor", arr)

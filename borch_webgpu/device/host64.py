@@ -1,5 +1,6 @@
-"""float64 on the webgpu device (WGSL has no f64; the design is in borch_webgpu/_dtype.py): the GPU
-backend hands every elementwise op and reduction that touches float64 to the cpu backend. float32
+"""float64 (and int8, uint8, int16: ``dtype.host``) on the webgpu device (WGSL has no f64 and no 8/16-bit
+integers; the design is in borch_webgpu/_dtype.py): the GPU backend hands every elementwise op and
+reduction that touches such a dtype to the cpu backend. float32
 (or int, bool) operands still on the GPU are read back by the cpu backend's ``view`` (a wait); a
 result that is float64 stays on the host (a numpy array, device HOST64), any other result is
 uploaded to the GPU (or copied into the GPU tensor ``out``)."""
@@ -10,7 +11,7 @@ from .cpu import BACKEND as CPU, CPUStorage
 
 def needed(operands, C, O) -> bool:
     """Whether an op with compute dtype C and stored dtype O (operands: tensors and scalars) runs here."""
-    if C.name == "float64" or O.name == "float64":
+    if C.host or O.host:
         return True
     return any(isinstance(getattr(x, "_storage", None), CPUStorage) for x in operands)
 
@@ -36,9 +37,10 @@ class _Copy:
 
 
 def _result(gpu, storage, O, shape, out):
-    """The op's result as the GPU backend returns it: float64 on the host, else on the GPU (or in out)."""
+    """The op's result as the GPU backend returns it: float64 and the small integers (dtype.host) on the
+    host, else on the GPU (or in out)."""
     if out is None:
-        return storage if O.name == "float64" else gpu.from_numpy(storage.array, O)
+        return storage if O.host else gpu.from_numpy(storage.array, O)
     if isinstance(out._storage, CPUStorage):
         return out._storage
     src = _Values(gpu.from_numpy(storage.array, O), shape, O)

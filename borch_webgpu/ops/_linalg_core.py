@@ -43,7 +43,7 @@ def float_input(op: str, A, name: str = "A", dims: int = 2) -> Tensor:
     if A.dim() < dims:
         raise RuntimeError(f"{op}: The input tensor {name} must have at least {dims} dimensions.")
     if not A.dtype.is_floating_point:
-        dt = "Long" if A.dtype.name == "int64" else A.dtype.name.capitalize()
+        dt = _dtype.SCALAR_NAMES[A.dtype.name]
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got {dt}")
     if A.dtype.name not in ("float32", "float64"):
         raise NotImplementedError(f"{op}: only float32 and float64 are implemented (got {A.dtype.name}); "

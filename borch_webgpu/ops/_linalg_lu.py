@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import autograd
+from .. import _dtype, autograd
 from ..tensor import Tensor
 from . import _linalg_core as core
 from ._linalg_solve import _out
@@ -36,7 +36,7 @@ def _check(op: str, A, pivot: bool) -> None:
         raise RuntimeError(f"{where}: Expected tensor with 2 or more dimensions. Got size: {list(A._shape)} "
                            "instead")
     if isinstance(A, Tensor) and not A.dtype.is_floating_point:
-        dt = "Long" if A.dtype.name == "int64" else A.dtype.name.capitalize()
+        dt = _dtype.SCALAR_NAMES[A.dtype.name]
         raise NotImplementedError(f"\"lu_cpu\" not implemented for '{dt}'")
     core.float_input(op, A)
     if not pivot:

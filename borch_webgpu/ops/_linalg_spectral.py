@@ -124,7 +124,7 @@ def _qr_r_error():
 # ---- eigh --------------------------------------------------------------------------------------------
 def _symmetric(op: str, A: Tensor, UPLO: str) -> Tensor:
     if isinstance(A, Tensor) and A.dim() >= 2 and not A.dtype.is_floating_point:
-        dt = "Long" if A.dtype.name == "int64" else A.dtype.name.capitalize()
+        dt = _dtype.SCALAR_NAMES[A.dtype.name]
         raise NotImplementedError(f"\"linalg_eigh_cpu\" not implemented for '{dt}'")
     core.square(op, A)
     if UPLO not in ("L", "U", "l", "u"):

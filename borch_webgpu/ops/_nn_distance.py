@@ -3,7 +3,7 @@ differentiable ops (norms, divisions, sums) with PyTorch's formulas, so autograd
 on both devices."""
 from __future__ import annotations
 
-from .. import autograd
+from .. import _dtype, autograd
 from ..tensor import Tensor
 from ._registry import OpDef, api, register
 
@@ -16,8 +16,7 @@ register(OpDef("cosine_similarity", "nn", None, None, tol=(1e-5, 1e-6), extra={"
 register(OpDef("pairwise_distance", "nn", None, None, tol=(1e-5, 1e-6),
                doc="||x1 - x2 + eps||_p along the last dim"))
 
-_NAMES = {"float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool",
-          "float64": "Double", "uint8": "Byte", "int8": "Char", "int16": "Short"}
+_NAMES = _dtype.SCALAR_NAMES
 
 
 def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Tensor | None = None) -> Tensor:

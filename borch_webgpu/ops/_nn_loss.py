@@ -22,7 +22,7 @@ for _n in ("cross_entropy", "nll_loss", "binary_cross_entropy", "binary_cross_en
     register(OpDef(_n, "nn", None, None, tol=(1e-5, 1e-5), doc="log-likelihood loss, then the reduction"))
 
 _REDUCTIONS = ("none", "mean", "sum")
-_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_NAMES = _dtype.SCALAR_NAMES  # PyTorch's ScalarType names (Float, Byte, ...)
 
 
 def _legacy(size_average, reduce) -> str:

@@ -22,7 +22,7 @@ for _n in __all__:
     register(OpDef(_n, "nn", None, None, tol=(1e-5, 1e-6), extra={"messages": True},
                    doc="a composite of elementwise ops and a reduction"))
 
-_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_NAMES = _dtype.SCALAR_NAMES  # PyTorch's ScalarType names (Float, Byte, ...)
 
 
 def _check_shapes(a: Tensor, b: Tensor) -> None:

@@ -55,7 +55,10 @@ def _from_host(op: str, arr: np.ndarray, dtype, device, requires_grad: bool = Fa
     dev = canonical(device)
     if dtype.name == "float16" and dev.type == "webgpu":
         _require_f16(op)
-    if dtype.category == 1:
+    if dtype.host and dtype.category == 1:  # int8, uint8, int16: wrap as PyTorch's casts (device/cpu.py)
+        from ..device.cpu import f2small
+        arr = f2small(arr, dtype) if arr.dtype.kind == "f" else np.asarray(arr).astype(np.int64).astype(dtype.np)
+    elif dtype.category == 1:
         if arr.dtype.kind == "f" and arr.size:
             with np.errstate(invalid="ignore"):
                 arr = np.trunc(arr)
@@ -118,6 +121,8 @@ def _infer(data) -> tuple[np.ndarray, _dtype.dtype]:
             return arr, _dtype.get_default_dtype()
     elif isinstance(data, (builtins.bool, np.bool_)):
         arr = np.array(data, dtype=np.bool_)
+    elif isinstance(data, (np.uint8, np.int8, np.int16)):  # keeps its dtype, as in PyTorch
+        arr = np.array(data)
     elif isinstance(data, numbers.Integral):
         arr = np.array(builtins.int(data)) if -(2 ** 63) <= data < 2 ** 63 else None
         if arr is None:
@@ -153,7 +158,32 @@ def tensor(data, dtype=None, device=None, requires_grad: bool = False, pin_memor
     """
     arr, inferred = _infer(data)
     d = dtype if dtype is not None else inferred
+    if isinstance(d, _dtype.dtype) and d.host and d.category == 1 and not isinstance(data, (np.ndarray, Tensor)):
+        _check_small_int(d, np.asarray(arr))
     return _from_host("tensor", np.asarray(arr), d, device, requires_grad)
+
+
+def check_fill_value(d, value: int) -> None:
+    """A Python integer filling an int8 / uint8 / int16 tensor (``full``, ``fill_``) must fit, as in
+    PyTorch; uint8 also takes -255..-1 (-1 fills 255)."""
+    info = np.iinfo(d.np)
+    lo = -builtins.int(info.max) if d.name == "uint8" else builtins.int(info.min)
+    if not lo <= value <= builtins.int(info.max):
+        raise RuntimeError(f"value cannot be converted to type {d.name}_t without overflow")
+
+
+def _check_small_int(d, arr: np.ndarray) -> None:
+    """Python numbers given to ``tensor(..., dtype=int8/uint8/int16)`` must fit, as PyTorch checks them
+    (a numpy array wraps instead): floats within [min, max], integers too, except that uint8 also takes
+    -255..-1 (two's complement: -1 -> 255)."""
+    if not arr.size or arr.dtype.kind == "b":
+        return
+    info = np.iinfo(d.np)
+    lo = -builtins.int(info.max) if arr.dtype.kind in "iu" and d.name == "uint8" else builtins.int(info.min)
+    with np.errstate(invalid="ignore"):
+        ok = (arr >= lo) & (arr <= builtins.int(info.max))
+    if not ok.all():
+        raise RuntimeError(f"value cannot be converted to type {d.name} without overflow")
 
 
 def as_tensor(data, dtype=None, device=None) -> Tensor:
@@ -205,7 +235,9 @@ def _filled(op: str, shape, value, dtype, device, requires_grad: bool) -> Tensor
         if isinstance(value, builtins.float) and not math.isfinite(value):
             raise RuntimeError(f"{op}: value cannot be converted to type {dtype.name} without overflow")
         value = builtins.int(value)
-        if not INT32_MIN <= value <= INT32_MAX:
+        if dtype.host:
+            check_fill_value(dtype, value)
+        elif not INT32_MIN <= value <= INT32_MAX:
             raise OverflowError(f"{op}: value {value} does not fit in int32 (int64 is held as int32 on WebGPU)")
     elif dtype.name == "bool":
         value = builtins.bool(value)

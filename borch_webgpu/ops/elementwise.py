@@ -98,6 +98,10 @@ def _fix_scalar(x, C):
         return x if isinstance(x, Dyn) else builtins.float(x)
     if C.category == 1:
         v = builtins.int(x)
+        if C.host:  # int8, uint8, int16: the scalar wraps into the dtype, as in PyTorch (uint8 + 2**40 + 3 adds 3)
+            if not -(2 ** 63) <= v < 2 ** 63:
+                raise OverflowError("int too big to convert")
+            return builtins.int(np.array(v, dtype=np.int64).astype(C.np))
         if not -(2 ** 31) <= v < 2 ** 31:
             raise OverflowError(f"scalar {v} does not fit in int32 (int64 is held as int32 on WebGPU)")
         return v
@@ -631,7 +635,7 @@ def where(condition, input=None, other=None, *, out=None):
         return condition.nonzero(as_tuple=True)
     if condition.dtype.name != "bool":
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-                           f"{condition.dtype.name.capitalize() if condition.dtype.name != 'int64' else 'Long'}")
+                           f"{_dtype.SCALAR_NAMES[condition.dtype.name]}")
     return ew(WHERE, condition, input, other, out=out)
 
 

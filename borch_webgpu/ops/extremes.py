@@ -20,7 +20,7 @@ from ._registry import OpDef, methods, register
 
 __all__ = ["kthvalue", "aminmax", "cummax", "cummin"]
 
-_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_NAMES = _dtype.SCALAR_NAMES  # PyTorch's ScalarType names (Float, Byte, ...)
 
 # every one of them picks an input element: exact
 KTHVALUE = register(OpDef("kthvalue", "sort", ("sort.wgsl", "sort"), None, tol=(0, 0),

@@ -15,7 +15,7 @@ from ._registry import OpDef, api, methods, register
 
 __all__ = ["repeat_interleave", "unravel_index", "take_along_dim", "masked_scatter", "index_fill", "ravel"]
 
-_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_NAMES = _dtype.SCALAR_NAMES  # PyTorch's ScalarType names (Float, Byte, ...)
 
 REPEAT_INTERLEAVE = register(OpDef("repeat_interleave", "index", ("search.wgsl", "searchsorted"), None, tol=(0, 0),
                                    doc="index_select at positions found by searching the cumsum of repeats",

@@ -32,8 +32,8 @@ REGISTRY_PUT = ("index.wgsl", "put")
 
 # ---- the two primitives ------------------------------------------------------------------------------
 def _int_index(op: str, idx: Tensor) -> Tensor:
-    if idx.dtype.category != 1:
-        raise IndexError(f"{op}: tensors used as indices must be long, int or bool tensors, got {idx.dtype}")
+    if idx.dtype.category != 1 or idx.dtype.host:  # uint8 is a mask only in subscripts
+        raise IndexError(f"{op}: tensors used as indices must be long, int, byte or bool tensors, got {idx.dtype}")
     return idx
 
 

@@ -74,7 +74,10 @@ def assign(dst: Tensor, src) -> None:
             val = float(val)
         elif C.category == 1:
             val = int(val)
-            if not -(2 ** 31) <= val < 2 ** 31:
+            if C.host:
+                from .creation import check_fill_value
+                check_fill_value(C, val)
+            elif not -(2 ** 31) <= val < 2 ** 31:
                 raise OverflowError(f"value {val} does not fit in int32 (int64 is held as int32 on WebGPU)")
         else:
             val = int(bool(val))

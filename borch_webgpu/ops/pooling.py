@@ -17,6 +17,7 @@ from __future__ import annotations
 import builtins
 import numbers
 
+from .. import _dtype
 from ..device.gpu_pool import PoolGeometry
 from ..tensor import Tensor
 from ._pool_kernels import MAX_POOL1D, MAX_POOL2D, _avg_pool, _max_pool
@@ -25,7 +26,7 @@ from ._registry import OpDef
 __all__ = ["max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
            "adaptive_max_pool2d"]
 
-_TYPES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_TYPES = _dtype.SCALAR_NAMES  # PyTorch's ScalarType names (Float, Byte, ...)
 
 
 # ---- argument handling (PyTorch's checks, order and messages) ---------------------------------------

@@ -239,6 +239,11 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     if not (-(2 ** 31) <= low and high <= 2 ** 31):
         raise OverflowError(f"randint: [{low}, {high}) is outside int32 (int64 is held as int32 on WebGPU)")
     d = dtype or _dtype.int64
+    if d.host and d.category == 1:  # int8, uint8, int16: the bounds must fit, as PyTorch checks them
+        info, cname = np.iinfo(d.np), {"uint8": "unsigned char", "int8": "signed char", "int16": "short int"}[d.name]
+        for what, v in (("from", low), ("to - 1", high - 1)):
+            if not info.min <= v <= info.max:
+                raise RuntimeError(f"{what} is out of bounds for {cname}")
     return _fill("randint", shape, d, device, builtins.float(low), builtins.float(high), generator)
 
 

@@ -163,7 +163,7 @@ def _float_only(op: str, x: Tensor, dtype=None):
     d = dtype or x.dtype
     if not d.is_floating_point:
         raise RuntimeError(f"{op}(): could not infer output dtype. Input dtype must be either a floating point or "
-                           f"complex dtype. Got: {'Long' if d.name == 'int64' else d.name.capitalize()}")
+                           f"complex dtype. Got: {_dtype.SCALAR_NAMES[d.name]}")
     return d
 
 
@@ -464,19 +464,19 @@ def count_nonzero(input: Tensor, dim=None) -> Tensor:
 
 
 def all(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001 - torch's name
-    """True when every element (over ``dim``) is nonzero."""
+    """True when every element (over ``dim``) is nonzero (a uint8 input gives uint8 0 / 1, as in PyTorch)."""
     x = _require("all", input)
     dims = reduce_dims("all", x.dim(), dim)
     C = x.dtype if x.dtype.name != "bool" else _dtype.bool_
-    return _kernel(ALL, x, dims, keepdim, C, _dtype.bool_)
+    return _kernel(ALL, x, dims, keepdim, C, x.dtype if x.dtype.name == "uint8" else _dtype.bool_)  # as PyTorch
 
 
 def any(input: Tensor, dim=None, keepdim: bool = False) -> Tensor:  # noqa: A001 - torch's name
-    """True when some element (over ``dim``) is nonzero."""
+    """True when some element (over ``dim``) is nonzero (a uint8 input gives uint8 0 / 1, as in PyTorch)."""
     x = _require("any", input)
     dims = reduce_dims("any", x.dim(), dim)
     C = x.dtype if x.dtype.name != "bool" else _dtype.bool_
-    return _kernel(ANY, x, dims, keepdim, C, _dtype.bool_)
+    return _kernel(ANY, x, dims, keepdim, C, x.dtype if x.dtype.name == "uint8" else _dtype.bool_)  # as PyTorch
 
 
 def _softmax_dim(op: str, x: Tensor, dim) -> int:
@@ -496,7 +496,7 @@ def softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Tensor
         x = x.to(dtype)
     elif not x.dtype.is_floating_point:
         raise NotImplementedError(f"\"softmax_lastdim_kernel_impl\" not implemented for "
-                                  f"'{'Long' if x.dtype.name == 'int64' else x.dtype.name.capitalize()}'")
+                                  f"'{_dtype.SCALAR_NAMES[x.dtype.name]}'")
     d = _softmax_dim("softmax", x, dim)
     if x.dim() == 0:
         return softmax(x.reshape(1), 0).reshape(())
@@ -521,7 +521,7 @@ def log_softmax(input: Tensor, dim=None, _stacklevel: int = 3, dtype=None) -> Te
         x = x.to(dtype)
     elif not x.dtype.is_floating_point:
         raise NotImplementedError(f"\"log_softmax_lastdim_kernel_impl\" not implemented for "
-                                  f"'{'Long' if x.dtype.name == 'int64' else x.dtype.name.capitalize()}'")
+                                  f"'{_dtype.SCALAR_NAMES[x.dtype.name]}'")
     d = _softmax_dim("log_softmax", x, dim)
     if x.dim() == 0:
         return log_softmax(x.reshape(1), 0).reshape(())

@@ -24,7 +24,7 @@ from ._registry import OpDef, methods, register
 
 __all__ = ["nansum", "nanmean", "median", "mode", "quantile", "nanquantile", "logcumsumexp"]
 
-_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_NAMES = _dtype.SCALAR_NAMES  # PyTorch's ScalarType names (Float, Byte, ...)
 
 # sums: the sum kernel's accumulation; picks: exact; quantiles: PyTorch's float32 lerp
 NANSUM = register(OpDef("nansum", "reduce", None, None, tol=(1e-5, 1e-5), doc="sum with NaN as zero",

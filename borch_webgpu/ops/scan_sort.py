@@ -29,7 +29,7 @@ from ._registry import OpDef, api, methods, register
 
 __all__ = ["cumsum", "cumprod", "sort", "argsort", "topk", "msort"]
 
-_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_NAMES = _dtype.SCALAR_NAMES  # PyTorch's ScalarType names (Float, Byte, ...)
 
 
 # ---- numpy references (the cpu device runs them) ---------------------------------------------------------

@@ -53,7 +53,7 @@ HISTC = register(OpDef("histc", "search", ("index.wgsl", "put"), None, tol=(0, 0
 BINCOUNT = register(OpDef("bincount", "search", ("index.wgsl", "put"), None, tol=(1e-6, 1e-6),
                           doc="an accumulating put of ones (or of the weights)", extra={"messages": True}))
 
-_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_NAMES = _dtype.SCALAR_NAMES  # PyTorch's ScalarType names (Float, Byte, ...)
 
 
 def _search(seq: Tensor, vals: Tensor, per_row: int, right: bool, out_dtype) -> Tensor:
@@ -236,6 +236,8 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
         raise NotImplementedError(f"\"bincount_cpu\" not implemented for '{_NAMES[x.dtype.name]}'")
     if x.dim() != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if x.dtype.host:  # int8, uint8, int16 count through an int64 index
+        x = x.long()
     minlength = builtins.int(minlength)
     if minlength < 0:
         raise RuntimeError("minlength should be >= 0")

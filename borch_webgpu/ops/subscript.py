@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import numbers
+import warnings
 
 import numpy as np
 
@@ -56,7 +57,8 @@ def _expand_key(x: Tensor, key):
             consumed += 1
         elif kind == "adv":
             t = k if isinstance(k, Tensor) else None
-            is_bool = (t is not None and t.dtype.name == "bool") or (t is None and np.asarray(k).dtype == np.bool_)
+            is_bool = (t is not None and t.dtype.name in ("bool", "uint8")) or \
+                (t is None and np.asarray(k).dtype == np.bool_)
             consumed += (t.dim() if t is not None else np.asarray(k).ndim) if is_bool else 1
     if consumed > x.dim():
         raise IndexError(f"too many indices for tensor of dimension {x.dim()}")
@@ -105,6 +107,10 @@ def _basic(x: Tensor, items):
             d += 1
         else:  # advanced
             t = _to_index_tensor(k, x.device)
+            if t.dtype.name == "uint8":  # a byte mask: PyTorch still takes it, with this warning
+                warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool "
+                              "instead.", UserWarning, stacklevel=3)
+                t = t != 0
             if t.dtype.name == "bool":
                 for j in range(t.dim()):
                     if t._shape[j] != cur._shape[d + j]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import numbers
 
 import numpy as np
 
@@ -290,8 +291,14 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A0
         lo = -math.inf if min is None else min
         hi = math.inf if max is None else max
     else:
-        lo = -(2 ** 31) if min is None else min
-        hi = 2 ** 31 - 1 if max is None else max
+        if dt.host:  # int8, uint8, int16: a Python bound must fit (uint8 takes -1 as 255), as in PyTorch
+            from .creation import check_fill_value
+            for b in (min, max):
+                if isinstance(b, numbers.Integral) and not isinstance(b, builtins.bool):
+                    check_fill_value(dt, builtins.int(b))
+        info = np.iinfo(dt.np if dt.host else np.int32)
+        lo = builtins.int(info.min) if min is None else min
+        hi = builtins.int(info.max) if max is None else max
     r = ew(CLAMP, input, lo, hi)
     return _out(r, out)
 

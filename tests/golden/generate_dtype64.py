@@ -13,14 +13,18 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from compare_io import ENV_CONSTANTS  # noqa: E402
-from dtype64_cases import CASES, evaluate, helpers  # noqa: E402
+from dtype64_cases import evaluate  # noqa: E402
 
 TORCH_VERSION = "2.13.0"
 
 
-def main() -> None:
+def main(cases: str = "dtype64_cases", target: str = "dtype64.json") -> None:
+    """Evaluate the module ``cases``' CASES (with its helpers) and write ``target``."""
+    import importlib
+    mod = importlib.import_module(cases)
+    CASES, helpers = mod.CASES, mod.helpers
     if torch.__version__.split("+")[0] != TORCH_VERSION:
-        sys.exit(f"dtype64.json comes from torch {TORCH_VERSION}; this is {torch.__version__}")
+        sys.exit(f"{target} comes from torch {TORCH_VERSION}; this is {torch.__version__}")
     out, ids = [], set()
     for name, expr, *opt in CASES:
         if name in ids:
@@ -30,8 +34,8 @@ def main() -> None:
         out.append({"id": name, "expr": expr, **(opt[0] if opt else {}), **evaluate(expr, env)})
         assert torch.get_default_dtype() is torch.float32, name
     doc = {"torch": torch.__version__, "cases": out}
-    (HERE / "dtype64.json").write_text(json.dumps(doc, indent=1) + "\n")
-    print(f"{len(out)} cases written to {HERE / 'dtype64.json'}")
+    (HERE / target).write_text(json.dumps(doc, indent=1) + "\n")
+    print(f"{len(out)} cases written to {HERE / target}")
 
 
 if __name__ == "__main__":

@@ -137,7 +137,7 @@ def test_files_written_here_load_in_safetensors_and_back():
     blob = st.save({"a": np.arange(5, dtype=np.float64), "b": np.ones((2, 2), np.int8)}, metadata={"format": "pt"})
     back = torch.load(blob)
     np.testing.assert_array_equal(back["a"].numpy(), np.arange(5, dtype=np.float64))
-    assert back["a"].dtype == torch.float64 and back["b"].dtype == torch.int64  # F64 stays float64
+    assert back["a"].dtype == torch.float64 and back["b"].dtype == torch.int8  # F64 stays float64, I8 int8
 
 
 def test_safetensors_refuses_the_malformed_files_too():
