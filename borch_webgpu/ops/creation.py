@@ -23,6 +23,22 @@ COPY = register(OpDef("_to_copy", "unary", ("ops_unary.wgsl", "copy"), lambda a:
                       doc="copy with a dtype conversion (Tensor.to, .float(), .int(), ...)"))
 
 
+def _size_arg(op: str, size, kw) -> tuple[int, ...]:
+    """``size`` given positionally (``zeros(2, 3)``, ``zeros((2, 3))``) or as PyTorch's keyword ``size=``."""
+    if kw is not None:
+        if size:
+            raise TypeError(f"{op}() got multiple values for argument 'size'")
+        size = (kw,)
+    return _shape_arg(op, size)
+
+
+def _size_kw(op: str, kw: dict):
+    size = kw.pop("size", None)
+    if kw:
+        raise TypeError(f"{op}() got an unexpected keyword argument '{next(iter(kw))}'")
+    return size
+
+
 def _shape_arg(op: str, size) -> tuple[int, ...]:
     if not size:
         raise TypeError(f"{op}() missing 1 required positional arguments: \"size\"")
@@ -220,13 +236,20 @@ def _filled(op: str, shape, value, dtype, device, requires_grad: bool) -> Tensor
     return t
 
 
-def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
-    return _filled("zeros", _shape_arg("zeros", size), 0, dtype or _dtype.get_default_dtype(), device, requires_grad)
+def zeros(*size, dtype=None, device=None, requires_grad: bool = False, **kw) -> Tensor:
+    """A tensor of zeros: ``zeros(2, 3)``, ``zeros((2, 3))`` or ``zeros(size=(2, 3))``.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.zeros(size=(2, 3)).shape
+        torch.Size([2, 3])
+    """
+    return _filled("zeros", _size_arg("zeros", size, _size_kw("zeros", kw)), 0, dtype or _dtype.get_default_dtype(), device, requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """A tensor of ones: ``ones(2, 3)`` or ``ones((2, 3))``.
+def ones(*size, dtype=None, device=None, requires_grad: bool = False, **kw) -> Tensor:
+    """A tensor of ones: ``ones(2, 3)``, ``ones((2, 3))`` or ``ones(size=(2, 3))``.
 
     Example::
 
@@ -234,12 +257,21 @@ def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
         >>> (torch.ones(2, 3) * 2).sum().item()
         12.0
     """
-    return _filled("ones", _shape_arg("ones", size), 1, dtype or _dtype.get_default_dtype(), device, requires_grad)
+    return _filled("ones", _size_arg("ones", size, _size_kw("ones", kw)), 1, dtype or _dtype.get_default_dtype(), device, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """An uninitialised tensor (here: zeros on the cpu device, whatever the pool held on WebGPU)."""
-    shape = _shape_arg("empty", size)
+def empty(*size, dtype=None, device=None, requires_grad: bool = False, **kw) -> Tensor:
+    """An uninitialised tensor (here: zeros on the cpu device, whatever the pool held on WebGPU).
+
+    The size is given as ``empty(2, 3)``, ``empty((2, 3))`` or ``empty(size=(2, 3))``.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.empty(size=(4,)).shape
+        torch.Size([4])
+    """
+    shape = _size_arg("empty", size, _size_kw("empty", kw))
     dtype = _dtype.check_supported(dtype or _dtype.get_default_dtype(), "empty")
     dev = canonical(device)
     t = Tensor._make(backend_for(dev).empty(math.prod(shape), dtype), shape, dtype, dev)
