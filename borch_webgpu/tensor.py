@@ -145,6 +145,22 @@ class Tensor:
         return self._device.type == "webgpu"
 
     @property
+    def is_cpu(self) -> bool:
+        """True on the ``cpu`` device.
+
+        Example::
+
+            >>> torch.ones(2, device="cpu").is_cpu
+            True
+        """
+        return self._device.type == "cpu"
+
+    # PyTorch's other device and layout flags: none of these devices or layouts exist here
+    is_xpu = is_mps = is_meta = is_mkldnn = is_quantized = is_nested = is_sparse = is_sparse_csr = \
+        property(lambda self: False, doc="False: borch_webgpu has no such device or layout (PyTorch's flag). "
+                                         "Example: ``torch.ones(2).is_mps`` is ``False``.")
+
+    @property
     def requires_grad(self) -> bool:
         """True when operations on this tensor are recorded for ``backward()``."""
         return self._requires_grad or self.grad_fn is not None

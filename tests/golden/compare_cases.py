@@ -198,3 +198,10 @@ CASES.append(("result_type float16[2] 2.5", "torch.result_type(torch.ones(2, dty
               {"needs": "f16"}))
 CASES.append(("result_type float16[] int64[2]", "torch.result_type(torch.ones((), dtype=torch.float16, device=dev), "
               "torch.ones(2, dtype=torch.int64, device=dev))", {"needs": "f16"}))
+# device and layout flags of a cpu tensor; then is_cpu on the device under test (False on webgpu, where is_cuda is
+# True: what code written for CUDA asks to mean "on the GPU")
+CASES.append(("Tensor.is_cpu on dev", "torch.ones(2, device=dev).is_cpu == (str(dev) == 'cpu')"))
+CASES.append(("Tensor.is_cuda on dev", "torch.ones(2, device=dev).is_cuda == (str(dev) != 'cpu')"))
+for _f in ("is_cpu", "is_cuda", "is_xpu", "is_mps", "is_meta", "is_mkldnn", "is_quantized", "is_nested", "is_sparse",
+           "is_sparse_csr"):
+    CASES.append((f"Tensor.{_f}", f"torch.ones(2, device='cpu').{_f}"))
