@@ -266,9 +266,23 @@ class Tensor:
         return _to_api_dtype(arr, self.dtype)
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The values as a numpy array (a copy; on WebGPU this waits for the GPU)."""
+        """The values as a numpy array; on WebGPU this waits for the GPU and returns a copy.
+
+        On the ``cpu`` device a float32, float64, float16 or int32 tensor returns a view of its own memory, as
+        PyTorch does: writes to either show in the other (``force=True`` returns a copy). int64 and bool are
+        held in 32 bits here, so those come back as a copy.
+
+        Example::
+
+            >>> t = torch.zeros(3, device="cpu")
+            >>> t.numpy()[0] = 5.0
+            >>> t
+            tensor([5., 0., 0.])
+        """
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if not force and self._device.type == "cpu" and self.dtype.np == self.dtype.storage_np:
+            return self._backend().view(self)
         return self._host("Tensor.numpy()")
 
     async def numpy_async(self) -> np.ndarray:
@@ -331,7 +345,7 @@ class Tensor:
         return self._shape[0]
 
     def __array__(self, dtype=None, copy=None):
-        a = self.numpy()
+        a = self.numpy(force=bool(copy))
         return a.astype(dtype) if dtype is not None else a
 
     def __format__(self, spec: str) -> str:

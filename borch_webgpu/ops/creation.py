@@ -177,12 +177,18 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     if isinstance(data, Tensor):
         return data.to(device=canonical(device) if device is not None else data.device,
                        dtype=dtype if dtype is not None else data.dtype)
+    if isinstance(data, np.ndarray):
+        shared = _shared_cpu(data, _dtype.from_numpy_dtype(data.dtype) if dtype is None else dtype, device)
+        if shared is not None:
+            return shared
     return tensor(data, dtype=dtype, device=device)
 
 
 def from_numpy(ndarray: np.ndarray) -> Tensor:
-    """A tensor with the array's values and dtype (float64 stays float64). WebGPU memory cannot alias
-    numpy's, so this copies.
+    """A tensor with the array's values and dtype (float64 stays float64). On the ``cpu`` device a writable
+    float32, float64, float16 or int32 array (with non-negative strides) is shared, as PyTorch shares it (writes to either show in the
+    other); other arrays (int64 and bool are held in 32 bits here) and WebGPU tensors are copies, since WebGPU
+    memory cannot alias numpy's.
 
     Example::
 
@@ -192,7 +198,26 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     """
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    return _from_host("from_numpy", ndarray, _dtype.from_numpy_dtype(ndarray.dtype), None)
+    dtype = _dtype.from_numpy_dtype(ndarray.dtype)
+    shared = _shared_cpu(ndarray, dtype, None)
+    return shared if shared is not None else _from_host("from_numpy", ndarray, dtype, None)
+
+
+def _shared_cpu(arr: np.ndarray, dtype, device) -> Tensor | None:
+    """A cpu tensor over arr's own memory (PyTorch's from_numpy / as_tensor share it), where the cpu device
+    holds the dtype as numpy does (float32, float64, float16, int32) and arr is writable with non-negative
+    strides; None otherwise (the caller copies)."""
+    dev = canonical(device)
+    item = arr.itemsize
+    if (dev.type != "cpu" or arr.dtype != dtype.np or dtype.np != dtype.storage_np or not arr.flags.writeable
+            or any(st < 0 or st % item for st in arr.strides)):
+        return None
+    from numpy.lib.stride_tricks import as_strided
+    from ..device.cpu import CPUStorage
+    # a flat view over the array's extent; the tensor keeps the array's strides (a transposed array stays one)
+    span = 1 + builtins.sum((n - 1) * st // item for n, st in zip(arr.shape, arr.strides)) if arr.size else 0
+    flat = as_strided(arr, shape=(span,), strides=(item,))
+    return Tensor._make(CPUStorage(flat), tuple(arr.shape), dtype, dev, stride=tuple(st // item for st in arr.strides))
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:

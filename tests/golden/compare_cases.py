@@ -8,7 +8,7 @@ evaluates them with ``torch`` bound to borch_webgpu on a device and compares. ``
 much of an exception's message must agree: "exact" (the default), "contains" (PyTorch's message
 is part of ours, which names the op first) or "type" (only the type: PyTorch's argument parser
 writes a long signature list ours does not copy). ``needs="f16"``: skipped where the device has
-no float16.
+no float16; ``needs="cpu"``: only on the cpu device (numpy memory sharing: WebGPU memory cannot alias numpy's).
 """
 from __future__ import annotations
 
@@ -205,3 +205,21 @@ CASES.append(("Tensor.is_cuda on dev", "torch.ones(2, device=dev).is_cuda == (st
 for _f in ("is_cpu", "is_cuda", "is_xpu", "is_mps", "is_meta", "is_mkldnn", "is_quantized", "is_nested", "is_sparse",
            "is_sparse_csr"):
     CASES.append((f"Tensor.{_f}", f"torch.ones(2, device='cpu').{_f}"))
+# from_numpy / as_tensor / .numpy() share memory on cpu, as PyTorch's do; torch.tensor copies
+_A = "(a := np.ones(3, np.float32))"
+_CPU = {"needs": "cpu"}
+for _name, _expr in [
+        ("from_numpy sees numpy's writes", f"[{_A}, (t := torch.from_numpy(a)), np.add(a, 1, out=a), t][-1]"),
+        ("numpy sees from_numpy's in-place op", f"[{_A}, torch.from_numpy(a).add_(1), a.tolist()][-1]"),
+        ("numpy() of a tensor is its memory", "[(t := torch.zeros(3, device=dev)), t.numpy().__setitem__(0, 5.0), t][-1]"),
+        ("numpy() of a float64 tensor", "[(t := torch.zeros(2, dtype=torch.float64, device=dev)), "
+                                        "t.numpy().__setitem__(1, 2.5), t][-1]"),
+        ("as_tensor shares", f"[{_A}, torch.as_tensor(a, device=dev).mul_(3), a.tolist()][-1]"),
+        ("as_tensor with another dtype copies", f"[{_A}, torch.as_tensor(a, dtype=torch.float64).mul_(3), a.tolist()][-1]"),
+        ("tensor copies", f"[{_A}, torch.tensor(a, device=dev).add_(100), a.tolist()][-1]"),
+        ("from_numpy of a float64 array", "[(a := np.zeros(2)), (t := torch.from_numpy(a)), a.__setitem__(0, 7.0), t][-1]"),
+        ("from_numpy of a transposed array", "[(a := np.ones((2, 3), np.float32).T), (t := torch.from_numpy(a)), "
+                                             "t.shape, t.stride()][-2:]"),
+        ("numpy() of a detached view writes through", "[(t := torch.zeros(2, 3, device=dev)), "
+                                                      "t[:, 1].numpy().__setitem__(0, 4.0), t][-1]")]:
+    CASES.append((_name, _expr, _CPU))
