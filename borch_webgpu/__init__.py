@@ -26,6 +26,7 @@ from . import optim
 from . import ao
 from ._compile import compile  # noqa: A004
 from . import _dynamo, compiler
+from . import accelerator, backends
 
 
 def __getattr__(name: str):

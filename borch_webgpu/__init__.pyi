@@ -8,6 +8,7 @@ from .tensor import Tensor as Tensor
 from ._version import __version__ as __version__
 from .ops.unary import abs as abs
 from .ops.unary import absolute as absolute
+from . import accelerator as accelerator
 from .ops.unary import acos as acos
 from .ops.elementwise import add as add
 from .ops.linalg import addmm as addmm
@@ -32,6 +33,7 @@ from .ops.unary import asin as asin
 from .ops.unary import atan as atan
 from .ops.elementwise import atan2 as atan2
 from . import autograd as autograd
+from . import backends as backends
 from .ops.linalg import baddbmm as baddbmm
 from .ops.random import bernoulli as bernoulli
 from .ops.search import bincount as bincount

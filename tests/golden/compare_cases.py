@@ -8,7 +8,8 @@ evaluates them with ``torch`` bound to borch_webgpu on a device and compares. ``
 much of an exception's message must agree: "exact" (the default), "contains" (PyTorch's message
 is part of ours, which names the op first) or "type" (only the type: PyTorch's argument parser
 writes a long signature list ours does not copy). ``needs="f16"``: skipped where the device has
-no float16; ``needs="cpu"``: only on the cpu device (numpy memory sharing: WebGPU memory cannot alias numpy's).
+no float16; ``needs="no accelerator"``: only where WebGPU is unavailable (PyTorch's CPU build answers
+there); ``needs="cpu"``: only on the cpu device (numpy memory sharing: WebGPU memory cannot alias numpy's).
 """
 from __future__ import annotations
 
@@ -223,3 +224,37 @@ for _name, _expr in [
         ("numpy() of a detached view writes through", "[(t := torch.zeros(2, 3, device=dev)), "
                                                       "t[:, 1].numpy().__setitem__(0, 4.0), t][-1]")]:
     CASES.append((_name, _expr, _CPU))
+# torch.accelerator answers for WebGPU where it exists (the expressions hold on both devices), as CPU-only
+# PyTorch answers elsewhere; torch.backends says that cuDNN, CUDA and MPS are absent, truthfully
+_NOACC = {"needs": "no accelerator"}
+for _name, _expr, *_opt in [
+        ("accelerator.is_available", "torch.accelerator.is_available() == (str(dev) != 'cpu')"),
+        ("accelerator.current_accelerator", "torch.accelerator.current_accelerator() == "
+                                            "(torch.device(dev) if str(dev) != 'cpu' else None)"),
+        ("accelerator.current_accelerator(check_available=True)",
+         "torch.accelerator.current_accelerator(check_available=True) == (torch.device(dev) if str(dev) != 'cpu' "
+         "else None)"),
+        ("accelerator.device_count", "torch.accelerator.device_count() == (0 if str(dev) == 'cpu' else 1)"),
+        ("accelerator.current_device_index", "torch.accelerator.current_device_index() if str(dev) != 'cpu' else 0"),
+        ("accelerator.set_device_index(0)", "torch.accelerator.set_device_index(0) if str(dev) != 'cpu' else None"),
+        ("accelerator.synchronize", "torch.accelerator.synchronize() if str(dev) != 'cpu' else None"),
+        ("accelerator the examples' device line", "torch.ones(2, device=torch.accelerator.current_accelerator() "
+                                                  "if torch.accelerator.is_available() else 'cpu').sum()"),
+        ("error: accelerator.current_device_index without one", "torch.accelerator.current_device_index()", _NOACC),
+        ("error: accelerator.set_device_index without one", "torch.accelerator.set_device_index(0)", _NOACC),
+        ("error: accelerator.synchronize without one", "torch.accelerator.synchronize()", _NOACC),
+        ("accelerator.device_index(None)", "[torch.accelerator.device_index(None).__enter__(), 1][1]"),
+        ("backends.cudnn.is_available", "torch.backends.cudnn.is_available()"),
+        ("backends.cudnn.version", "torch.backends.cudnn.version()"),
+        ("backends.cudnn defaults", "[torch.backends.cudnn.enabled, torch.backends.cudnn.benchmark, "
+                                    "torch.backends.cudnn.deterministic, torch.backends.cudnn.allow_tf32]"),
+        ("backends.cudnn.benchmark can be set", "[setattr(torch.backends.cudnn, 'benchmark', True), "
+                                                "torch.backends.cudnn.benchmark, "
+                                                "setattr(torch.backends.cudnn, 'benchmark', False)][1]"),
+        ("backends.mps.is_available", "torch.backends.mps.is_available()"),
+        ("backends.mps.is_built", "torch.backends.mps.is_built()"),
+        ("backends.cuda.is_built", "torch.backends.cuda.is_built()"),
+        ("backends.cuda.matmul defaults", "[torch.backends.cuda.matmul.allow_tf32, "
+                                          "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction, "
+                                          "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction]")]:
+    CASES.append((_name, _expr, *_opt))
