@@ -993,6 +993,18 @@ def _pad():
     out.append(case(F, u((1, 2, 3)), (1, 1), mode="zeros", id="error: unknown mode"))
     out.append(case(F, u((3, 4)), (1, 2, 3), id="error: odd padding length"))
     out.append(case(F, u((3, 4)), (1, 1, 1, 1, 1, 1), id="error: too much padding"))
+    # the padding layers (nn.ZeroPad2d, nn.ReflectionPad2d, ...) over F.pad
+    for mod, shape in [("nn.ZeroPad1d((2, 1))", (2, 3, 4)), ("nn.ZeroPad2d((1, 1, 0, 2))", (1, 2, 3, 4)),
+                       ("nn.ZeroPad3d(1)", (1, 1, 2, 2, 2)), ("nn.ConstantPad1d((1, 2), 3.5)", (2, 3, 4)),
+                       ("nn.ConstantPad2d(1, -1.0)", (2, 3, 3)), ("nn.ConstantPad3d((1, 0, 0, 1, 1, 0), 0.5)", (1, 1, 2, 2, 2)),
+                       ("nn.ReflectionPad1d(2)", (1, 2, 5)), ("nn.ReflectionPad2d(1)", (1, 2, 3, 3)),
+                       ("nn.ReflectionPad2d((2, 1, 0, 1))", (2, 3, 4)), ("nn.ReflectionPad3d((1, 0, 1, 0, 1, 0))", (1, 1, 2, 3, 3)),
+                       ("nn.ReplicationPad1d((1, 3))", (1, 2, 4)), ("nn.ReplicationPad2d(2)", (1, 1, 3, 3)),
+                       ("nn.ReplicationPad3d(1)", (1, 2, 2, 2, 2)), ("nn.CircularPad1d(1)", (1, 2, 4)),
+                       ("nn.CircularPad2d((1, 2, 0, 1))", (1, 1, 3, 3)), ("nn.CircularPad3d(1)", (1, 1, 2, 2, 2))]:
+        out.append(case("_module", mod, u(shape), id=f"grad module {mod}", grad=True))
+    out.append(case("_module", "nn.CircularPad2d(1)", u((3, 3)), id="error: module CircularPad2d 2-D input"))
+    out.append(case("_module", "nn.ReflectionPad2d(3)", u((1, 1, 3, 3)), id="error: module ReflectionPad2d pad >= size"))
     out.append(case(F, u((3, 4)), (1, 2, 0, 1), id="constant grad", grad=True))
     out.append(case(F, u((3, 4)), (-1, 2), value=1.0, id="constant grad negative", grad=True))
     out.append(case(F, tr(u((4, 3))), (1, 1, 2, 0), id="constant grad transposed", grad=True))

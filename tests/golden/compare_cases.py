@@ -258,3 +258,21 @@ for _name, _expr, *_opt in [
                                           "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction, "
                                           "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction]")]:
     CASES.append((_name, _expr, *_opt))
+# the padding layers' reprs
+for _m in ("ZeroPad2d(1)", "ZeroPad1d((1, 2))", "ConstantPad1d((1, 2), 3.5)", "ConstantPad3d(1, 0.0)", "ReflectionPad2d(1)",
+           "ReflectionPad1d((0, 2))", "ReplicationPad3d(1)", "CircularPad2d(2)"):
+    CASES.append((f"repr nn.{_m}", f"repr(torch.nn.{_m})"))
+CASES.append(("nn.ZeroPad2d with a 3-tuple (refused at forward)", "repr(torch.nn.ZeroPad2d((1, 2, 3)))"))
+# nn.DataParallel with one device (or none): the module itself runs; parameters under "module."
+for _name, _expr in [
+        ("DataParallel state_dict keys", "list(torch.nn.DataParallel(torch.nn.Linear(2, 1)).state_dict().keys())"),
+        ("DataParallel forward is the module's", "[(m := torch.nn.Linear(2, 1).to(dev)), "
+                                                 "torch.equal(torch.nn.DataParallel(m)(torch.ones(3, 2, device=dev)), "
+                                                 "m(torch.ones(3, 2, device=dev)))][-1]"),
+        ("DataParallel .module", "[(m := torch.nn.ReLU()), torch.nn.DataParallel(m).module is m][-1]"),
+        ("DataParallel repr", "repr(torch.nn.DataParallel(torch.nn.ReLU()))"),
+        ("DataParallel device_ids", "torch.nn.DataParallel(torch.nn.ReLU()).device_ids == "
+                                    "([] if str(dev) == 'cpu' else [0])"),
+        ("DataParallel parameters", "len(list(torch.nn.DataParallel(torch.nn.Linear(2, 1)).parameters()))"),
+        ("nn.parallel.DataParallel", "torch.nn.parallel.DataParallel is torch.nn.DataParallel")]:
+    CASES.append((_name, _expr))
