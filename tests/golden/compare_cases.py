@@ -276,3 +276,20 @@ for _name, _expr in [
         ("DataParallel parameters", "len(list(torch.nn.DataParallel(torch.nn.Linear(2, 1)).parameters()))"),
         ("nn.parallel.DataParallel", "torch.nn.parallel.DataParallel is torch.nn.DataParallel")]:
     CASES.append((_name, _expr))
+# torch.autograd.gradcheck: float64 inputs, the whole Jacobian; a wrong backward raises PyTorch's GradcheckError
+_X = "torch.tensor([0.3, 0.7], dtype=torch.float64, device=dev, requires_grad=True)"
+_W = "torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64, device=dev, requires_grad=True)"
+_BAD = ("type('Bad', (torch.autograd.Function,), {'forward': staticmethod(lambda ctx, a: a * a), "
+        "'backward': staticmethod(lambda ctx, g: g)}).apply")
+for _name, _expr in [
+        ("gradcheck sin(x*x)", f"torch.autograd.gradcheck(lambda a: (a * a).sin(), ({_X},))"),
+        ("gradcheck a tensor, not a tuple", f"torch.autograd.gradcheck(torch.exp, {_X})"),
+        ("gradcheck two inputs, two outputs", f"torch.autograd.gradcheck(lambda a, w: (a @ w, a.sum() * w), ({_X}, {_W}))"),
+        ("gradcheck an input without grad", f"torch.autograd.gradcheck(lambda a, w: a @ w, ({_X}, {_W}.detach()))"),
+        ("gradcheck softmax and log_softmax", f"torch.autograd.gradcheck(lambda w: (w.softmax(1), w.log_softmax(0)), "
+                                              f"({_W},))"),
+        ("error: gradcheck of a wrong backward", f"torch.autograd.gradcheck({_BAD}, ({_X},))"),
+        ("gradcheck of a wrong backward, raise_exception=False", f"torch.autograd.gradcheck({_BAD}, ({_X},), "
+                                                                 "raise_exception=False)"),
+        ("error: gradcheck without an input that requires grad", f"torch.autograd.gradcheck(torch.exp, ({_X}.detach(),))")]:
+    CASES.append((_name, _expr))
