@@ -2,7 +2,13 @@
 
 from typing import Any
 
+from . import BoolTensor as BoolTensor
+from . import DoubleTensor as DoubleTensor
+from . import FloatTensor as FloatTensor
 from .ops.random import Generator as Generator
+from . import HalfTensor as HalfTensor
+from . import IntTensor as IntTensor
+from . import LongTensor as LongTensor
 from .tensor import Size as Size
 from .tensor import Tensor as Tensor
 from ._version import __version__ as __version__

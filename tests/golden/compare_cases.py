@@ -293,3 +293,21 @@ for _name, _expr in [
                                                                  "raise_exception=False)"),
         ("error: gradcheck without an input that requires grad", f"torch.autograd.gradcheck(torch.exp, ({_X}.detach(),))")]:
     CASES.append((_name, _expr))
+# the legacy typed constructors (torch.FloatTensor(data) / (sizes)) and their isinstance checks
+for _name, _expr, *_opt in [
+        ("FloatTensor(list)", "torch.FloatTensor([1, 2])"), ("FloatTensor(tuple)", "torch.FloatTensor((2, 3))"),
+        ("FloatTensor(sizes)", "[torch.FloatTensor(2, 3).shape, torch.FloatTensor(2, 3).dtype]"),
+        ("FloatTensor(Size)", "torch.FloatTensor(torch.Size([4])).shape"), ("FloatTensor()", "torch.FloatTensor()"),
+        ("FloatTensor(nested list)", "torch.FloatTensor([[1, 2], [3, 4]])"),
+        ("FloatTensor(float32 tensor)", "torch.FloatTensor(torch.tensor([1.5]))"),
+        ("error: FloatTensor(int64 tensor)", "torch.FloatTensor(torch.tensor([1, 2]))", {"match": "type"}),
+        ("LongTensor(list)", "torch.LongTensor([1, 2])"), ("LongTensor(sizes)", "torch.LongTensor(3).shape"),
+        ("IntTensor(list)", "torch.IntTensor([7])"), ("DoubleTensor(list)", "torch.DoubleTensor([0.1, 0.2])"),
+        ("BoolTensor(list)", "torch.BoolTensor([1, 0, 2])"),
+        ("HalfTensor(list)", "torch.HalfTensor([0.5, 2.0])", {"needs": "f16"}),
+        ("isinstance FloatTensor", "[isinstance(torch.zeros(2), torch.FloatTensor), "
+                                   "isinstance(torch.zeros(2), torch.LongTensor), "
+                                   "isinstance(torch.zeros(2, dtype=torch.int64), torch.LongTensor), "
+                                   "isinstance(torch.zeros(2, dtype=torch.float64), torch.DoubleTensor), 3]"),
+        ("FloatTensor's type() string", "torch.FloatTensor([1]).type()")]:
+    CASES.append((_name, _expr, *_opt))
