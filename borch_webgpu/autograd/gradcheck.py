@@ -80,8 +80,8 @@ def gradcheck(func, inputs, *, eps: float = 1e-06, atol: float = 1e-05, rtol: fl
             if not np.allclose(analytical, numerical, rtol=rtol, atol=atol):
                 if not raise_exception:
                     return False
-                num = out.new_tensor(numerical).cpu()
-                ana = out.new_tensor(analytical).cpu()
+                num = out.new_tensor(numerical)
+                ana = out.new_tensor(analytical)
                 raise GradcheckError(f"Jacobian mismatch for output {oi} with respect to input {i},\n"
                                      f"numerical:{num}\nanalytical:{ana}\n")
     return True
