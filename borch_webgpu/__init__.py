@@ -9,6 +9,7 @@ from ._dtype import (bool, double, dtype, float, float16, float32, float64, get_
 from ._dtype import can_cast, finfo, iinfo, promote_types
 from .device import device, get_default_device, set_default_device
 from .tensor import Size, Tensor
+from ._legacy import BoolTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor
 from ._tensor_str import set_printoptions
 from . import autograd
 from .autograd import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, \
@@ -26,6 +27,7 @@ from . import optim
 from . import ao
 from ._compile import compile  # noqa: A004
 from . import _dynamo, compiler
+from . import accelerator, backends
 
 
 def __getattr__(name: str):

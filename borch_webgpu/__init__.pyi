@@ -2,12 +2,19 @@
 
 from typing import Any
 
+from . import BoolTensor as BoolTensor
+from . import DoubleTensor as DoubleTensor
+from . import FloatTensor as FloatTensor
 from .ops.random import Generator as Generator
+from . import HalfTensor as HalfTensor
+from . import IntTensor as IntTensor
+from . import LongTensor as LongTensor
 from .tensor import Size as Size
 from .tensor import Tensor as Tensor
 from ._version import __version__ as __version__
 from .ops.unary import abs as abs
 from .ops.unary import absolute as absolute
+from . import accelerator as accelerator
 from .ops.unary import acos as acos
 from .ops.elementwise import add as add
 from .ops.linalg import addmm as addmm
@@ -32,6 +39,7 @@ from .ops.unary import asin as asin
 from .ops.unary import atan as atan
 from .ops.elementwise import atan2 as atan2
 from . import autograd as autograd
+from . import backends as backends
 from .ops.linalg import baddbmm as baddbmm
 from .ops.random import bernoulli as bernoulli
 from .ops.search import bincount as bincount

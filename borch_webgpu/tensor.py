@@ -145,6 +145,22 @@ class Tensor:
         return self._device.type == "webgpu"
 
     @property
+    def is_cpu(self) -> bool:
+        """True on the ``cpu`` device.
+
+        Example::
+
+            >>> torch.ones(2, device="cpu").is_cpu
+            True
+        """
+        return self._device.type == "cpu"
+
+    # PyTorch's other device and layout flags: none of these devices or layouts exist here
+    is_xpu = is_mps = is_meta = is_mkldnn = is_quantized = is_nested = is_sparse = is_sparse_csr = \
+        property(lambda self: False, doc="False: borch_webgpu has no such device or layout (PyTorch's flag). "
+                                         "Example: ``torch.ones(2).is_mps`` is ``False``.")
+
+    @property
     def requires_grad(self) -> bool:
         """True when operations on this tensor are recorded for ``backward()``."""
         return self._requires_grad or self.grad_fn is not None
@@ -250,9 +266,23 @@ class Tensor:
         return _to_api_dtype(arr, self.dtype)
 
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The values as a numpy array (a copy; on WebGPU this waits for the GPU)."""
+        """The values as a numpy array; on WebGPU this waits for the GPU and returns a copy.
+
+        On the ``cpu`` device a float32, float64, float16 or int32 tensor returns a view of its own memory, as
+        PyTorch does: writes to either show in the other (``force=True`` returns a copy). int64 and bool are
+        held in 32 bits here, so those come back as a copy.
+
+        Example::
+
+            >>> t = torch.zeros(3, device="cpu")
+            >>> t.numpy()[0] = 5.0
+            >>> t
+            tensor([5., 0., 0.])
+        """
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if not force and self._device.type == "cpu" and self.dtype.np == self.dtype.storage_np:
+            return self._backend().view(self)
         return self._host("Tensor.numpy()")
 
     async def numpy_async(self) -> np.ndarray:
@@ -315,7 +345,7 @@ class Tensor:
         return self._shape[0]
 
     def __array__(self, dtype=None, copy=None):
-        a = self.numpy()
+        a = self.numpy(force=bool(copy))
         return a.astype(dtype) if dtype is not None else a
 
     def __format__(self, spec: str) -> str:

@@ -18,7 +18,9 @@ class CPUStorage:
     __slots__ = ("array", "__weakref__")
 
     def __init__(self, array: np.ndarray):
-        self.array = array
+        # a tensor's storage is writable, as PyTorch's is (in-place ops, .grad.zero_()): a read-only numpy
+        # result (np.broadcast_to, a view of a read-only buffer) is copied once here
+        self.array = array if array.flags.writeable else array.copy()
 
     @property
     def backend(self):

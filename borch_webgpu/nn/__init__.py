@@ -6,5 +6,7 @@ from .modules import *  # noqa: F401,F403 - every layer class
 from .modules import __all__ as _modules_all
 from . import utils
 from . import intrinsic
+from . import parallel
+from .parallel import DataParallel
 
-__all__ = ["functional", "init", "utils", "intrinsic", "Parameter", "Buffer", *_modules_all]
+__all__ = ["functional", "init", "utils", "intrinsic", "parallel", "DataParallel", "Parameter", "Buffer", *_modules_all]

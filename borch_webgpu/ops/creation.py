@@ -23,6 +23,22 @@ COPY = register(OpDef("_to_copy", "unary", ("ops_unary.wgsl", "copy"), lambda a:
                       doc="copy with a dtype conversion (Tensor.to, .float(), .int(), ...)"))
 
 
+def _size_arg(op: str, size, kw) -> tuple[int, ...]:
+    """``size`` given positionally (``zeros(2, 3)``, ``zeros((2, 3))``) or as PyTorch's keyword ``size=``."""
+    if kw is not None:
+        if size:
+            raise TypeError(f"{op}() got multiple values for argument 'size'")
+        size = (kw,)
+    return _shape_arg(op, size)
+
+
+def _size_kw(op: str, kw: dict):
+    size = kw.pop("size", None)
+    if kw:
+        raise TypeError(f"{op}() got an unexpected keyword argument '{next(iter(kw))}'")
+    return size
+
+
 def _shape_arg(op: str, size) -> tuple[int, ...]:
     if not size:
         raise TypeError(f"{op}() missing 1 required positional arguments: \"size\"")
@@ -191,12 +207,18 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     if isinstance(data, Tensor):
         return data.to(device=canonical(device) if device is not None else data.device,
                        dtype=dtype if dtype is not None else data.dtype)
+    if isinstance(data, np.ndarray):
+        shared = _shared_cpu(data, _dtype.from_numpy_dtype(data.dtype) if dtype is None else dtype, device)
+        if shared is not None:
+            return shared
     return tensor(data, dtype=dtype, device=device)
 
 
 def from_numpy(ndarray: np.ndarray) -> Tensor:
-    """A tensor with the array's values and dtype (float64 stays float64). WebGPU memory cannot alias
-    numpy's, so this copies.
+    """A tensor with the array's values and dtype (float64 stays float64). On the ``cpu`` device a writable
+    float32, float64, float16 or int32 array (with non-negative strides) is shared, as PyTorch shares it (writes to either show in the
+    other); other arrays (int64 and bool are held in 32 bits here) and WebGPU tensors are copies, since WebGPU
+    memory cannot alias numpy's.
 
     Example::
 
@@ -206,7 +228,26 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
     """
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    return _from_host("from_numpy", ndarray, _dtype.from_numpy_dtype(ndarray.dtype), None)
+    dtype = _dtype.from_numpy_dtype(ndarray.dtype)
+    shared = _shared_cpu(ndarray, dtype, None)
+    return shared if shared is not None else _from_host("from_numpy", ndarray, dtype, None)
+
+
+def _shared_cpu(arr: np.ndarray, dtype, device) -> Tensor | None:
+    """A cpu tensor over arr's own memory (PyTorch's from_numpy / as_tensor share it), where the cpu device
+    holds the dtype as numpy does (float32, float64, float16, int32) and arr is writable with non-negative
+    strides; None otherwise (the caller copies)."""
+    dev = canonical(device)
+    item = arr.itemsize
+    if (dev.type != "cpu" or arr.dtype != dtype.np or dtype.np != dtype.storage_np or not arr.flags.writeable
+            or any(st < 0 or st % item for st in arr.strides)):
+        return None
+    from numpy.lib.stride_tricks import as_strided
+    from ..device.cpu import CPUStorage
+    # a flat view over the array's extent; the tensor keeps the array's strides (a transposed array stays one)
+    span = 1 + builtins.sum((n - 1) * st // item for n, st in zip(arr.shape, arr.strides)) if arr.size else 0
+    flat = as_strided(arr, shape=(span,), strides=(item,))
+    return Tensor._make(CPUStorage(flat), tuple(arr.shape), dtype, dev, stride=tuple(st // item for st in arr.strides))
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -252,13 +293,20 @@ def _filled(op: str, shape, value, dtype, device, requires_grad: bool) -> Tensor
     return t
 
 
-def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
-    return _filled("zeros", _shape_arg("zeros", size), 0, dtype or _dtype.get_default_dtype(), device, requires_grad)
+def zeros(*size, dtype=None, device=None, requires_grad: bool = False, **kw) -> Tensor:
+    """A tensor of zeros: ``zeros(2, 3)``, ``zeros((2, 3))`` or ``zeros(size=(2, 3))``.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.zeros(size=(2, 3)).shape
+        torch.Size([2, 3])
+    """
+    return _filled("zeros", _size_arg("zeros", size, _size_kw("zeros", kw)), 0, dtype or _dtype.get_default_dtype(), device, requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """A tensor of ones: ``ones(2, 3)`` or ``ones((2, 3))``.
+def ones(*size, dtype=None, device=None, requires_grad: bool = False, **kw) -> Tensor:
+    """A tensor of ones: ``ones(2, 3)``, ``ones((2, 3))`` or ``ones(size=(2, 3))``.
 
     Example::
 
@@ -266,12 +314,21 @@ def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
         >>> (torch.ones(2, 3) * 2).sum().item()
         12.0
     """
-    return _filled("ones", _shape_arg("ones", size), 1, dtype or _dtype.get_default_dtype(), device, requires_grad)
+    return _filled("ones", _size_arg("ones", size, _size_kw("ones", kw)), 1, dtype or _dtype.get_default_dtype(), device, requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """An uninitialised tensor (here: zeros on the cpu device, whatever the pool held on WebGPU)."""
-    shape = _shape_arg("empty", size)
+def empty(*size, dtype=None, device=None, requires_grad: bool = False, **kw) -> Tensor:
+    """An uninitialised tensor (here: zeros on the cpu device, whatever the pool held on WebGPU).
+
+    The size is given as ``empty(2, 3)``, ``empty((2, 3))`` or ``empty(size=(2, 3))``.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.empty(size=(4,)).shape
+        torch.Size([4])
+    """
+    shape = _size_arg("empty", size, _size_kw("empty", kw))
     dtype = _dtype.check_supported(dtype or _dtype.get_default_dtype(), "empty")
     dev = canonical(device)
     t = Tensor._make(backend_for(dev).empty(math.prod(shape), dtype), shape, dtype, dev)

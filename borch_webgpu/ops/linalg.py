@@ -80,7 +80,8 @@ def _np_gemm(a: Tensor, b: Tensor, c: Tensor | None, alpha, beta, dtype) -> np.n
     if dtype.name == "int64":
         from ..device.int64_range import check_array
         check_array("matmul", np.asarray(r))
-    return np.ascontiguousarray(np.broadcast_to(r, shape), dtype=dtype.storage_np).reshape(-1)
+    # writable and contiguous (np.broadcast_to's view is read-only: in-place ops on x @ w must work)
+    return np.require(np.broadcast_to(r, shape), dtype=dtype.storage_np, requirements=("C", "W")).reshape(-1)
 
 
 def _gemm(a: Tensor, b: Tensor, c: Tensor | None = None, alpha=1, beta=1, name: str = "MmBackward0") -> Tensor:

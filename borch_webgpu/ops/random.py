@@ -19,7 +19,7 @@ from ..device import backend_for, canonical, capture, place
 from ..tensor import Tensor
 from ._registry import OpDef, api, methods, register
 from .memory import assign, check_leaf_write
-from .creation import _shape_arg
+from .creation import _shape_arg, _size_arg
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "default_generator", "get_rng_state",
            "set_rng_state", "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
@@ -200,24 +200,16 @@ def _float_dtype(op: str, dtype):
     return d
 
 
-def _size(op: str, size, kw):
-    if kw is not None:
-        if size:
-            raise TypeError(f"{op}() got multiple values for argument 'size'")
-        size = (kw,)
-    return _shape_arg(op, size)
-
-
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None, **kw) -> Tensor:
     """Uniform random numbers in [0, 1)."""
-    shape = _size("rand", size, kw.pop("size", None))
+    shape = _size_arg("rand", size, kw.pop("size", None))
     t = _fill("uniform", shape, _float_dtype("rand", dtype), device, 0.0, 1.0, generator)
     return t.requires_grad_(requires_grad) if requires_grad else t
 
 
 def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None, **kw) -> Tensor:
     """Standard normal random numbers."""
-    shape = _size("randn", size, kw.pop("size", None))
+    shape = _size_arg("randn", size, kw.pop("size", None))
     t = _fill("normal", shape, _float_dtype("randn", dtype), device, 0.0, 1.0, generator)
     return t.requires_grad_(requires_grad) if requires_grad else t
 

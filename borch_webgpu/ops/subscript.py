@@ -36,6 +36,8 @@ def _expand_key(x: Tensor, key):
         key = (key,)
     items = []
     for k in key:
+        if isinstance(k, (range, tuple)):  # PyTorch reads a range or a nested tuple as a list of indices
+            k = list(k)
         if isinstance(k, (list, np.ndarray)) or (isinstance(k, Tensor)):
             items.append(("adv", k))
         elif k is None:

@@ -96,6 +96,14 @@ def _mm():
     out.append(case("mm", Big((600, 520), seed=1322), V(Big((700, 520), seed=1323), ("t",)),
                     id="600x520 @ (700x520).t()"))
     out.append(case("mm", Big((512, 512), seed=1324), Big((512, 512), seed=1325), id="512x512 grad", grad=True))
+    # in-place ops on a product (nn.Linear then ReLU(inplace=True)); on cpu these outputs were read-only views once
+    for name, steps in [("mm", [("mm", u((4, 2)))]), ("@", [("__matmul__", u((4, 2)))]),
+                        ("matmul batched", [("matmul", u((2, 4, 2)))]),
+                        ("bmm", [("unsqueeze", 0), ("bmm", u((1, 4, 2)))]),
+                        ("@ reflected", [("__rmatmul__", u((2, 3)))])]:
+        out.append(case("Tensor.relu_", V(u((3, 4)), *steps), id=f"relu_ on the output of {name}"))
+    out.append(case("Tensor.zero_", V(u((3, 4)), ("mm", u((4, 2)))), id="zero_ on the output of mm"))
+    out.append(case("Tensor.mul_", V(u((3,)), ("addmm", u((2, 4)), u((4, 3)))), 2.0, id="mul_ on addmm's output"))
     return out
 
 

@@ -594,6 +594,8 @@ def _getitem():
         ("all-false mask", np.zeros(4, bool)),
         ("int and mask", (2, np.array([True, False, True, False, True]))),
         ("True scalar", True), ("False scalar", False),
+        ("range and list (x[range(n), y])", (range(4), [0, 2, 1, 4])), ("range with step", range(0, 4, 2)),
+        ("range on dim 1", (slice(None), range(1, 5, 3))), ("nested tuple", ((0, 3),)),
     ]
     out = []
     for name, key in keys:
@@ -628,7 +630,8 @@ def _getitem():
                       ("index tensor with repeats", idx([1, 1, 0, 3, 1])),
                       ("index tensor with slices", (idx([1, 3]), slice(None), slice(1, 3))),
                       ("two index tensors", (idx([0, 1, 3]), idx([4, 0, 2]))), ("bool mask", bools((4, 5))),
-                      ("index tensor on dim 1", (slice(None), idx([4, 0, 4]))), ("list", [2, 0])]:
+                      ("index tensor on dim 1", (slice(None), idx([4, 0, 4]))), ("list", [2, 0]),
+                      ("range and list", (range(4), [0, 2, 1, 4]))]:
         out.append(case("Tensor.__getitem__", x(), key, id=f"grad {name}", grad=True))
     out.append(case("Tensor.__getitem__", tr(u((6, 5, 4))), (idx([3, 0]), 2), id="grad transposed", grad=True))
     # large
@@ -662,7 +665,7 @@ def _setitem_cases():
             ("bool mask, scalar", bools((4, 5)), -9.0),
             ("bool mask rows, tensor", np.array([True, False, True, False]), u((5,))),
             ("bool mask, -inf", bools((4, 5)), float("-inf")), ("bool mask, nan", bools((4, 5)), float("nan")),
-            ("empty slice", slice(2, 2), 1.0)]:
+            ("empty slice", slice(2, 2), 1.0), ("range and list", (range(2), [4, 0]), u((2,)))]:
         out.append(case("_setitem", x(), key, value, id=name))
     out.append(case("_setitem", ints((4, 5)), (slice(None), 2), 7, id="int64, int scalar"))
     out.append(case("_setitem", ints((4, 5)), 1, 2.7, id="int64, float scalar (truncates)"))
@@ -990,6 +993,18 @@ def _pad():
     out.append(case(F, u((1, 2, 3)), (1, 1), mode="zeros", id="error: unknown mode"))
     out.append(case(F, u((3, 4)), (1, 2, 3), id="error: odd padding length"))
     out.append(case(F, u((3, 4)), (1, 1, 1, 1, 1, 1), id="error: too much padding"))
+    # the padding layers (nn.ZeroPad2d, nn.ReflectionPad2d, ...) over F.pad
+    for mod, shape in [("nn.ZeroPad1d((2, 1))", (2, 3, 4)), ("nn.ZeroPad2d((1, 1, 0, 2))", (1, 2, 3, 4)),
+                       ("nn.ZeroPad3d(1)", (1, 1, 2, 2, 2)), ("nn.ConstantPad1d((1, 2), 3.5)", (2, 3, 4)),
+                       ("nn.ConstantPad2d(1, -1.0)", (2, 3, 3)), ("nn.ConstantPad3d((1, 0, 0, 1, 1, 0), 0.5)", (1, 1, 2, 2, 2)),
+                       ("nn.ReflectionPad1d(2)", (1, 2, 5)), ("nn.ReflectionPad2d(1)", (1, 2, 3, 3)),
+                       ("nn.ReflectionPad2d((2, 1, 0, 1))", (2, 3, 4)), ("nn.ReflectionPad3d((1, 0, 1, 0, 1, 0))", (1, 1, 2, 3, 3)),
+                       ("nn.ReplicationPad1d((1, 3))", (1, 2, 4)), ("nn.ReplicationPad2d(2)", (1, 1, 3, 3)),
+                       ("nn.ReplicationPad3d(1)", (1, 2, 2, 2, 2)), ("nn.CircularPad1d(1)", (1, 2, 4)),
+                       ("nn.CircularPad2d((1, 2, 0, 1))", (1, 1, 3, 3)), ("nn.CircularPad3d(1)", (1, 1, 2, 2, 2))]:
+        out.append(case("_module", mod, u(shape), id=f"grad module {mod}", grad=True))
+    out.append(case("_module", "nn.CircularPad2d(1)", u((3, 3)), id="error: module CircularPad2d 2-D input"))
+    out.append(case("_module", "nn.ReflectionPad2d(3)", u((1, 1, 3, 3)), id="error: module ReflectionPad2d pad >= size"))
     out.append(case(F, u((3, 4)), (1, 2, 0, 1), id="constant grad", grad=True))
     out.append(case(F, u((3, 4)), (-1, 2), value=1.0, id="constant grad negative", grad=True))
     out.append(case(F, tr(u((4, 3))), (1, 1, 2, 0), id="constant grad transposed", grad=True))

@@ -8,7 +8,8 @@ evaluates them with ``torch`` bound to borch_webgpu on a device and compares. ``
 much of an exception's message must agree: "exact" (the default), "contains" (PyTorch's message
 is part of ours, which names the op first) or "type" (only the type: PyTorch's argument parser
 writes a long signature list ours does not copy). ``needs="f16"``: skipped where the device has
-no float16.
+no float16; ``needs="no accelerator"``: only where WebGPU is unavailable (PyTorch's CPU build answers
+there); ``needs="cpu"``: only on the cpu device (numpy memory sharing: WebGPU memory cannot alias numpy's).
 """
 from __future__ import annotations
 
@@ -198,3 +199,115 @@ CASES.append(("result_type float16[2] 2.5", "torch.result_type(torch.ones(2, dty
               {"needs": "f16"}))
 CASES.append(("result_type float16[] int64[2]", "torch.result_type(torch.ones((), dtype=torch.float16, device=dev), "
               "torch.ones(2, dtype=torch.int64, device=dev))", {"needs": "f16"}))
+# device and layout flags of a cpu tensor; then is_cpu on the device under test (False on webgpu, where is_cuda is
+# True: what code written for CUDA asks to mean "on the GPU")
+CASES.append(("Tensor.is_cpu on dev", "torch.ones(2, device=dev).is_cpu == (str(dev) == 'cpu')"))
+CASES.append(("Tensor.is_cuda on dev", "torch.ones(2, device=dev).is_cuda == (str(dev) != 'cpu')"))
+for _f in ("is_cpu", "is_cuda", "is_xpu", "is_mps", "is_meta", "is_mkldnn", "is_quantized", "is_nested", "is_sparse",
+           "is_sparse_csr"):
+    CASES.append((f"Tensor.{_f}", f"torch.ones(2, device='cpu').{_f}"))
+# from_numpy / as_tensor / .numpy() share memory on cpu, as PyTorch's do; torch.tensor copies
+_A = "(a := np.ones(3, np.float32))"
+_CPU = {"needs": "cpu"}
+for _name, _expr in [
+        ("from_numpy sees numpy's writes", f"[{_A}, (t := torch.from_numpy(a)), np.add(a, 1, out=a), t][-1]"),
+        ("numpy sees from_numpy's in-place op", f"[{_A}, torch.from_numpy(a).add_(1), a.tolist()][-1]"),
+        ("numpy() of a tensor is its memory", "[(t := torch.zeros(3, device=dev)), t.numpy().__setitem__(0, 5.0), t][-1]"),
+        ("numpy() of a float64 tensor", "[(t := torch.zeros(2, dtype=torch.float64, device=dev)), "
+                                        "t.numpy().__setitem__(1, 2.5), t][-1]"),
+        ("as_tensor shares", f"[{_A}, torch.as_tensor(a, device=dev).mul_(3), a.tolist()][-1]"),
+        ("as_tensor with another dtype copies", f"[{_A}, torch.as_tensor(a, dtype=torch.float64).mul_(3), a.tolist()][-1]"),
+        ("tensor copies", f"[{_A}, torch.tensor(a, device=dev).add_(100), a.tolist()][-1]"),
+        ("from_numpy of a float64 array", "[(a := np.zeros(2)), (t := torch.from_numpy(a)), a.__setitem__(0, 7.0), t][-1]"),
+        ("from_numpy of a transposed array", "[(a := np.ones((2, 3), np.float32).T), (t := torch.from_numpy(a)), "
+                                             "t.shape, t.stride()][-2:]"),
+        ("numpy() of a detached view writes through", "[(t := torch.zeros(2, 3, device=dev)), "
+                                                      "t[:, 1].numpy().__setitem__(0, 4.0), t][-1]")]:
+    CASES.append((_name, _expr, _CPU))
+# torch.accelerator answers for WebGPU where it exists (the expressions hold on both devices), as CPU-only
+# PyTorch answers elsewhere; torch.backends says that cuDNN, CUDA and MPS are absent, truthfully
+_NOACC = {"needs": "no accelerator"}
+for _name, _expr, *_opt in [
+        ("accelerator.is_available", "torch.accelerator.is_available() == (str(dev) != 'cpu')"),
+        ("accelerator.current_accelerator", "torch.accelerator.current_accelerator() == "
+                                            "(torch.device(dev) if str(dev) != 'cpu' else None)"),
+        ("accelerator.current_accelerator(check_available=True)",
+         "torch.accelerator.current_accelerator(check_available=True) == (torch.device(dev) if str(dev) != 'cpu' "
+         "else None)"),
+        ("accelerator.device_count", "torch.accelerator.device_count() == (0 if str(dev) == 'cpu' else 1)"),
+        ("accelerator.current_device_index", "torch.accelerator.current_device_index() if str(dev) != 'cpu' else 0"),
+        ("accelerator.set_device_index(0)", "torch.accelerator.set_device_index(0) if str(dev) != 'cpu' else None"),
+        ("accelerator.synchronize", "torch.accelerator.synchronize() if str(dev) != 'cpu' else None"),
+        ("accelerator the examples' device line", "torch.ones(2, device=torch.accelerator.current_accelerator() "
+                                                  "if torch.accelerator.is_available() else 'cpu').sum()"),
+        ("error: accelerator.current_device_index without one", "torch.accelerator.current_device_index()", _NOACC),
+        ("error: accelerator.set_device_index without one", "torch.accelerator.set_device_index(0)", _NOACC),
+        ("error: accelerator.synchronize without one", "torch.accelerator.synchronize()", _NOACC),
+        ("accelerator.device_index(None)", "[torch.accelerator.device_index(None).__enter__(), 1][1]"),
+        ("backends.cudnn.is_available", "torch.backends.cudnn.is_available()"),
+        ("backends.cudnn.version", "torch.backends.cudnn.version()"),
+        ("backends.cudnn defaults", "[torch.backends.cudnn.enabled, torch.backends.cudnn.benchmark, "
+                                    "torch.backends.cudnn.deterministic, torch.backends.cudnn.allow_tf32]"),
+        ("backends.cudnn.benchmark can be set", "[setattr(torch.backends.cudnn, 'benchmark', True), "
+                                                "torch.backends.cudnn.benchmark, "
+                                                "setattr(torch.backends.cudnn, 'benchmark', False)][1]"),
+        ("backends.mps.is_available", "torch.backends.mps.is_available()"),
+        ("backends.mps.is_built", "torch.backends.mps.is_built()"),
+        ("backends.cuda.is_built", "torch.backends.cuda.is_built()"),
+        ("backends.cuda.matmul defaults", "[torch.backends.cuda.matmul.allow_tf32, "
+                                          "torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction, "
+                                          "torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction]")]:
+    CASES.append((_name, _expr, *_opt))
+# the padding layers' reprs
+for _m in ("ZeroPad2d(1)", "ZeroPad1d((1, 2))", "ConstantPad1d((1, 2), 3.5)", "ConstantPad3d(1, 0.0)", "ReflectionPad2d(1)",
+           "ReflectionPad1d((0, 2))", "ReplicationPad3d(1)", "CircularPad2d(2)"):
+    CASES.append((f"repr nn.{_m}", f"repr(torch.nn.{_m})"))
+CASES.append(("nn.ZeroPad2d with a 3-tuple (refused at forward)", "repr(torch.nn.ZeroPad2d((1, 2, 3)))"))
+# nn.DataParallel with one device (or none): the module itself runs; parameters under "module."
+for _name, _expr in [
+        ("DataParallel state_dict keys", "list(torch.nn.DataParallel(torch.nn.Linear(2, 1)).state_dict().keys())"),
+        ("DataParallel forward is the module's", "[(m := torch.nn.Linear(2, 1).to(dev)), "
+                                                 "torch.equal(torch.nn.DataParallel(m)(torch.ones(3, 2, device=dev)), "
+                                                 "m(torch.ones(3, 2, device=dev)))][-1]"),
+        ("DataParallel .module", "[(m := torch.nn.ReLU()), torch.nn.DataParallel(m).module is m][-1]"),
+        ("DataParallel repr", "repr(torch.nn.DataParallel(torch.nn.ReLU()))"),
+        ("DataParallel device_ids", "torch.nn.DataParallel(torch.nn.ReLU()).device_ids == "
+                                    "([] if str(dev) == 'cpu' else [0])"),
+        ("DataParallel parameters", "len(list(torch.nn.DataParallel(torch.nn.Linear(2, 1)).parameters()))"),
+        ("nn.parallel.DataParallel", "torch.nn.parallel.DataParallel is torch.nn.DataParallel")]:
+    CASES.append((_name, _expr))
+# torch.autograd.gradcheck: float64 inputs, the whole Jacobian; a wrong backward raises PyTorch's GradcheckError
+_X = "torch.tensor([0.3, 0.7], dtype=torch.float64, device=dev, requires_grad=True)"
+_W = "torch.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=torch.float64, device=dev, requires_grad=True)"
+_BAD = ("type('Bad', (torch.autograd.Function,), {'forward': staticmethod(lambda ctx, a: a * a), "
+        "'backward': staticmethod(lambda ctx, g: g)}).apply")
+for _name, _expr in [
+        ("gradcheck sin(x*x)", f"torch.autograd.gradcheck(lambda a: (a * a).sin(), ({_X},))"),
+        ("gradcheck a tensor, not a tuple", f"torch.autograd.gradcheck(torch.exp, {_X})"),
+        ("gradcheck two inputs, two outputs", f"torch.autograd.gradcheck(lambda a, w: (a @ w, a.sum() * w), ({_X}, {_W}))"),
+        ("gradcheck an input without grad", f"torch.autograd.gradcheck(lambda a, w: a @ w, ({_X}, {_W}.detach()))"),
+        ("gradcheck softmax and log_softmax", f"torch.autograd.gradcheck(lambda w: (w.softmax(1), w.log_softmax(0)), "
+                                              f"({_W},))"),
+        ("error: gradcheck of a wrong backward", f"torch.autograd.gradcheck({_BAD}, ({_X},))"),
+        ("gradcheck of a wrong backward, raise_exception=False", f"torch.autograd.gradcheck({_BAD}, ({_X},), "
+                                                                 "raise_exception=False)"),
+        ("error: gradcheck without an input that requires grad", f"torch.autograd.gradcheck(torch.exp, ({_X}.detach(),))")]:
+    CASES.append((_name, _expr))
+# the legacy typed constructors (torch.FloatTensor(data) / (sizes)) and their isinstance checks
+for _name, _expr, *_opt in [
+        ("FloatTensor(list)", "torch.FloatTensor([1, 2])"), ("FloatTensor(tuple)", "torch.FloatTensor((2, 3))"),
+        ("FloatTensor(sizes)", "[torch.FloatTensor(2, 3).shape, torch.FloatTensor(2, 3).dtype]"),
+        ("FloatTensor(Size)", "torch.FloatTensor(torch.Size([4])).shape"), ("FloatTensor()", "torch.FloatTensor()"),
+        ("FloatTensor(nested list)", "torch.FloatTensor([[1, 2], [3, 4]])"),
+        ("FloatTensor(float32 tensor)", "torch.FloatTensor(torch.tensor([1.5]))"),
+        ("error: FloatTensor(int64 tensor)", "torch.FloatTensor(torch.tensor([1, 2]))", {"match": "type"}),
+        ("LongTensor(list)", "torch.LongTensor([1, 2])"), ("LongTensor(sizes)", "torch.LongTensor(3).shape"),
+        ("IntTensor(list)", "torch.IntTensor([7])"), ("DoubleTensor(list)", "torch.DoubleTensor([0.1, 0.2])"),
+        ("BoolTensor(list)", "torch.BoolTensor([1, 0, 2])"),
+        ("HalfTensor(list)", "torch.HalfTensor([0.5, 2.0])", {"needs": "f16"}),
+        ("isinstance FloatTensor", "[isinstance(torch.zeros(2), torch.FloatTensor), "
+                                   "isinstance(torch.zeros(2), torch.LongTensor), "
+                                   "isinstance(torch.zeros(2, dtype=torch.int64), torch.LongTensor), "
+                                   "isinstance(torch.zeros(2, dtype=torch.float64), torch.DoubleTensor), 3]"),
+        ("FloatTensor's type() string", "torch.FloatTensor([1]).type()")]:
+    CASES.append((_name, _expr, *_opt))

@@ -81,6 +81,8 @@ def spec_of(x):
         return {"tensor": encode(x)}
     if isinstance(x, float) and not np.isfinite(x):
         return {"float": repr(x)}
+    if isinstance(x, range):
+        return {"range": [x.start, x.stop, x.step]}
     if isinstance(x, slice):
         return {"slice": [spec_of(x.start), spec_of(x.stop), spec_of(x.step)]}
     if x is Ellipsis:

@@ -50,6 +50,8 @@ def _plain(spec, device):
         return float(spec["float"])
     if "slice" in spec:
         return slice(*[_plain(s, device) for s in spec["slice"]])
+    if "range" in spec:
+        return range(*spec["range"])
     if "ellipsis" in spec:
         return Ellipsis
     if "tensor" in spec:

@@ -67,7 +67,8 @@ def main(argv=None) -> int:
     for case in load():
         if ns.ids and case["id"] not in ns.ids:
             continue
-        if case.get("needs") == "f16" and not f16:
+        if (case.get("needs") == "f16" and not f16 or case.get("needs") == "cpu" and device != "cpu"
+                or case.get("needs") == "no accelerator" and bw.accelerator.is_available()):
             skipped += 1
             continue
         err = check(case, device)

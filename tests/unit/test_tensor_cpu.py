@@ -29,13 +29,6 @@ def test_tensor_from_lists_scalars_and_numpy():
     assert torch.from_numpy(np.array([1, 2])).dtype is torch.int64
 
 
-def test_numpy_is_a_copy():
-    a = np.zeros(3, np.float32)
-    t = torch.from_numpy(a)
-    a[0] = 5
-    assert t.tolist() == [0, 0, 0]
-
-
 def test_creation_functions():
     assert torch.zeros(2, 3).tolist() == [[0.0] * 3] * 2
     assert torch.ones((2,)).tolist() == [1.0, 1.0]
