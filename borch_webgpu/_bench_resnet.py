@@ -287,8 +287,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--no-residual-fusion", action="store_true", help="fuse conv + batch norm over the trace "
                     "but not the residual add after them, for A/B runs")
     ap.add_argument("--one-pass-channels", type=int, help="the fewest channels for which a compiled step's "
-                    "batch-norm kernels take a split-K sum or the elementwise kernel after them on a GPU "
+                    "batch-norm kernels take the elementwise kernel after them (or a gradient sum) on a GPU "
                     "(device/gpu_norm.py's ONE_PASS_CHANNELS; 0: always, 1000000: never), for A/B runs")
+    ap.add_argument("--split-channels", type=int, help="the same for the split-K sums alone (gpu_norm.py's "
+                    "SPLIT_CHANNELS), for A/B runs")
+    ap.add_argument("--no-tail-fusion", action="store_true", help="leave split sums as dispatches of their own "
+                    "instead of tails of the next conv (device/trace_fusion_tail.py), for A/B runs")
     ap.add_argument("--offsets-array", action="store_true", help="replay with an array of dynamic offsets per "
                     "dispatch instead of a range of the graph's Uint32Array")
     ap.add_argument("--eager-flush", type=int, help="submit eager work every N dispatches (the runtime's "
@@ -307,6 +311,12 @@ def run(ns: argparse.Namespace) -> dict | None:
     if ns.no_residual_fusion:
         from borch_webgpu.device import trace_fusion
         trace_fusion.RESIDUAL = False
+    if ns.split_channels is not None:
+        from borch_webgpu.device import gpu_norm
+        gpu_norm.SPLIT_CHANNELS["gpu"] = ns.split_channels
+    if ns.no_tail_fusion:
+        from borch_webgpu.device import trace_fusion_tail
+        trace_fusion_tail.ENABLED = False
     if ns.one_pass_channels is not None:
         from borch_webgpu.device import gpu_norm
         gpu_norm.ONE_PASS_CHANNELS["gpu"] = ns.one_pass_channels

@@ -115,11 +115,29 @@ def _bn_epilogue(first_binding: int, bn, res=None) -> dict[str, str]:
     return {"EPI": "bn_epi", "BN_EPI": decl + "\n" + fn}
 
 
+def _tail(tail, threads: int) -> tuple[str, str]:
+    """(TAIL_CALL, the tail's declarations and function): a split sum that the workgroups from word 58 on
+    do (device/trace_fusion_tail.py); tail = (kind: "wgrad_sum" or "split_sum", with a bias column,
+    the first binding of its buffers)."""
+    if tail is None:
+        return "", ""
+    kind, has_bias, first = tail
+    bias = kind == "wgrad_sum" and has_bias
+    store = ("if (n < P) { t_out[co * P + n] = S(acc); }" + (" if (n == P) { t_db[co] = S(acc); }" if bias else "")
+             if kind == "wgrad_sum" else "t_out[(n / P) * pu(61u) * P + co * P + n % P] = S(acc);")
+    code = kernels.fill(kernels.blocks("conv.wgsl")[1]["tail"], T0=str(first), T1=str(first + 1), THREADS=str(threads),
+                        TAIL_BIAS_DECL=f"@group(0) @binding({first + 2}) var<storage, read_write> t_db: array<S>;"
+                        if bias else "", TAIL_STORE=store)
+    call = "  { let raw = wg.y * nwg.x + wg.x; if (raw >= pu(58u)) { tail(raw - pu(58u), li); return; } }"
+    return call, code
+
+
 def source(pass_: str, S: str, tile: tuple[int, ...], has_bias: bool = False, prefetch: bool = True,
-           split: bool = False, bn=None, res=None) -> str:
+           split: bool = False, bn=None, res=None, tail=None) -> str:
     """The WGSL of one conv pass (S: element type in memory) for tile (BM, BN, BK, RM, RN); split: a
     forward or input-gradient GEMM split along K, writing float32 partial sums for ``split_sum``; bn:
-    an evaluation batch norm in the forward's or split_sum's epilogue (res: and a residual add)."""
+    an evaluation batch norm in the forward's or split_sum's epilogue (res: and a residual add); tail:
+    a split sum done by extra workgroups after the GEMM's (:func:`_tail`)."""
     head, blocks = kernels.blocks("conv.wgsl")
     if pass_ == "wgrad_sum":
         decl = "@group(0) @binding(3) var<storage, read_write> db: array<S>;"
@@ -153,6 +171,7 @@ def source(pass_: str, S: str, tile: tuple[int, ...], has_bias: bool = False, pr
     # the input gradient finds its phase itself (conv.wgsl's dgrad locate); the others read words 19..24
     locate = "" if pass_ == "dgrad" else (
         "fn locate(f: u32) -> Loc { return Loc(f, pu(19u), pu(20u), pu(22u), pu(24u)); }")
+    call, tail_code = _tail(tail, T)
     return kernels.fill(head + blocks["gemm"], S=S, LOCATE=locate, BM=str(BM), BN=str(BN), BK=str(BK), TX=str(TX), TY=str(TY),
-                        THREADS=str(T), PASS=pass_code, SETUP=sa + "\n" + sb, LOAD=la + "\n" + lb,
-                        STASH=ta + "\n" + tb, **_mma(tile))
+                        THREADS=str(T), PASS=pass_code + tail_code, SETUP=sa + "\n" + sb, LOAD=la + "\n" + lb,
+                        STASH=ta + "\n" + tb, TAIL_CALL=call, **_mma(tile))

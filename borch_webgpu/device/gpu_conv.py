@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from . import trace_fusion
-from .conv_wgsl import source
+from . import trace_fusion, trace_fusion_tail
+from .conv_wgsl import _threads, source
 from .gpu_backend import GPUStorage, backend
 from .webgpu import groups_for
 
@@ -304,4 +304,19 @@ def weight_grad(dy, x, g: Geometry, dtype, with_bias: bool = False) -> tuple[GPU
     return out, db
 
 
+def tail_variant(rt, key: tuple, n_bufs: int, kind: str, has_bias: bool):
+    """((pipeline, layout), threads a workgroup) of the plain GEMM kernel ``key`` with a split sum
+    (``kind``: wgrad_sum or split_sum) as its tail, bound after its own n_bufs buffers
+    (device/trace_fusion_tail.py)."""
+    _, pass_, S, tile, bias, prefetch = key[:6]
+    split = len(key) > 6
+    n_tail = 3 if kind == "wgrad_sum" and has_bias else 2
+    mask = "w" + "r" * (n_bufs - 1) + "wr" + "w" * (n_tail - 2)
+    pipe = rt.pipeline(key + ("tail", kind, has_bias),
+                       lambda: source(pass_, S, tile, bias, prefetch, split, tail=(kind, has_bias, n_bufs + 1)), mask)
+    TX, TY = _threads(tile)
+    return pipe, TX * TY
+
+
 trace_fusion.BN_EPILOGUE["conv"] = bn_variant
+trace_fusion_tail.TAIL["conv"] = tail_variant

@@ -181,15 +181,23 @@ trace_fusion.RELU_GRAD["bn"] = _relu_grad_pipe
 # never 206 dispatches 14.49 ms; 512: 189, 14.44-14.45; 256: 177, 14.40-14.41; 128: 159, 14.96;
 # 64 or 0: 146, 15.95-16.00. On software adapters a dispatch costs more than the lanes they would keep busy
 ONE_PASS_CHANNELS = {"gpu": 256, "software": 1}
+# the same for a split-K conv's partial sums alone (the statistics or backward reduce reads them instead
+# of the sum). Timed on the H200 with the split sums' tails (device/trace_fusion_tail.py; three rounds
+# each, GPU time of the replayed step): 256: 154 dispatches, 14.40-14.46 ms; 128: 150, 14.74-14.75 ms.
+# 128 is the one that reaches the 150-dispatch target, for 0.3 ms (2%) more GPU time
+SPLIT_CHANNELS = {"gpu": 128, "software": 1}
 
 
 def _variant_pipe(rt, key: tuple, n_bufs: int, channels: int = 0, **more):
     """trace_fusion's hook: the variant of a stats, bwd_reduce or apply kernel ``key`` with the flags
     ``more`` (split, split_bias, apply and the apply's weight / bias / relu; res, res_relu; addgrad);
-    None for split, apply or addgrad and fewer channels than ONE_PASS_CHANNELS."""
+    None for apply or addgrad and fewer channels than ONE_PASS_CHANNELS, for split and fewer
+    than SPLIT_CHANNELS."""
     _, mode, S, rw = key[:4]
-    if (more.get("apply") or more.get("split") or more.get("addgrad")) and \
-            channels < ONE_PASS_CHANNELS["gpu" if rw == REDUCE_WIDTH["gpu"] else "software"]:
+    kind = "gpu" if rw == REDUCE_WIDTH["gpu"] else "software"
+    if (more.get("apply") or more.get("addgrad")) and channels < ONE_PASS_CHANNELS[kind]:
+        return None
+    if more.get("split") and channels < max(SPLIT_CHANNELS[kind], 1):
         return None
     flags = {f: True for f in key[4:]}
     flags.update(more)

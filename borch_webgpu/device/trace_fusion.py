@@ -25,12 +25,15 @@ will. The rewrites:
 - **add + relu's gradient**: an add whose result only the threshold_backward right after it reads
   (the two gradients meeting at a ResNet block's input) becomes one three-operand kernel,
   ``add_threshold_backward``, with the add's float32 sum and the mask's semantics.
+
+Then the training batch norm's rewrites (device/trace_fusion_bn.py), and last the split sums that
+ride on a later conv dispatch (device/trace_fusion_tail.py).
 """
 from __future__ import annotations
 
 from .layouts import BN, EW
 from .trace_graph import _add_operands, _drop, _key_of, _plain_ew, _uses
-from . import trace_fusion_bn
+from . import trace_fusion_bn, trace_fusion_tail
 
 __all__ = ["fuse", "BN_EPILOGUE"]
 
@@ -195,7 +198,7 @@ def _fuse_add_relu_grads(rt, cap) -> int:
 def fuse(rt, cap) -> int:
     """Rewrite the capture's records in place; returns how many dispatches went."""
     return (_fuse_conv_bn(rt, cap) + _fuse_relu_grads(rt, cap) + _fuse_add_relu_grads(rt, cap)
-            + trace_fusion_bn.fuse(rt, cap))
+            + trace_fusion_bn.fuse(rt, cap) + trace_fusion_tail.fuse(rt, cap))
 
 
 def _fuse_conv_bn(rt, cap) -> int:

@@ -24,7 +24,9 @@
 // 51 the same for ow, 52 change of oh per tap step (khs*DH/SH), 53 the same for ow; split along K
 // (forward, one-phase input gradient): 54 channels of the output, 55 its pixels per image; an
 // evaluation batch norm in the forward's (or split_sum's) epilogue (device/trace_fusion.py): 56..59
-// offsets of its running mean, running var, weight and bias, 60 its eps (f32 bits).
+// offsets of its running mean, running var, weight and bias, 60 its eps (f32 bits). A conv dispatch
+// that carries a split sum as its tail (device/trace_fusion_tail.py; never one with that epilogue
+// or with more than 4 input-gradient phases): 58 its first tail workgroup, 59..62 the sum's words.
 @group(0) @binding(0) var<uniform> P: array<vec4<u32>, 16>;
 fn pu(i: u32) -> u32 { return P[i >> 2u][i & 3u]; }
 
@@ -59,6 +61,7 @@ var<workgroup> Bs: array<vec4<f32>, BK * PB>;   // Bs[k * PB + n / 4][n % 4] = B
 @compute @workgroup_size({{THREADS}})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
+{{TAIL_CALL}}
   let loc = locate(wg.y * nwg.x + wg.x);
   let flat = loc.f;
   let M = pu(18u);
@@ -333,4 +336,26 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   let P = pu(55u);
   let o = (n / P) * pu(54u) * P + ch * P + n % P;
   out[o] = S({{EPI}}(ch, o, acc{{BIAS}}));
+}
+
+//@op tail
+// a split sum riding on a later conv dispatch (device/trace_fusion_tail.py): the workgroups from word
+// 58 on add the splits as wgrad_sum or split_sum does, in its order: word 59 the columns, 60 the
+// splits, 61 the rows (wgrad_sum: CO; split_sum: the output's channels), 62 wgrad_sum: the weight's
+// columns (the last one, with a bias, is db); split_sum: the pixels an image (stored in NCHW order)
+@group(0) @binding({{T0}}) var<storage, read_write> t_out: array<S>;
+@group(0) @binding({{T1}}) var<storage, read> t_part: array<f32>;
+{{TAIL_BIAS_DECL}}
+
+fn tail(t: u32, li: u32) {
+  let i = t * {{THREADS}}u + li;
+  let N = pu(59u);
+  let total = pu(61u) * N;
+  if (i >= total) { return; }
+  var acc = 0.0f;
+  for (var s = 0u; s < pu(60u); s++) { acc += t_part[s * total + i]; }
+  let co = i / N;
+  let n = i % N;
+  let P = pu(62u);
+  {{TAIL_STORE}}
 }

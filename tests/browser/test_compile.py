@@ -123,9 +123,10 @@ def test_compiled_resnet_steps_match_eager_and_replay_with_one_js_call(browser, 
     # statistics + apply and backward reduce + backward apply became one kernel each (device/
     # trace_fusion_bn.py, on this adapter at every channel count), 153 before the residual add + relu
     # joined the batch norm before it, 145 before the sum of two gradients at a block's input joined
-    # the backward reduce after it (and the stem's plain add of two gradients), 137 now (the target,
-    # 150, is the H200's at full size)
-    assert steady[-1]["dispatches"] <= 137, steady[-1]
+    # the backward reduce after it (and the stem's plain add of two gradients), 137 before the split
+    # weight gradients' sums rode as tails on the next conv dispatch (device/trace_fusion_tail.py), 133
+    # now (the target, 150, is the H200's at full size: 150 there)
+    assert steady[-1]["dispatches"] <= 133, steady[-1]
     # 300 replayed steps in all: memory in use and buffers made are what they were after step 30
     assert r["flat"]["m300"] == r["flat"]["m30"] and r["flat"]["buffers"] == 0, r["flat"]
 

@@ -7,7 +7,8 @@ input is read elsewhere too alone. In a compiled training step, relu's gradient 
 norm's backward or the add of gradients before it (and that add the batch norm's backward after it),
 each batch norm's statistics and apply (and its two backward kernels) become one kernel, the residual
 add + relu joins the batch norm before it, and on the GPU path (forced here) the split-K sums of
-convs go into the batch norm kernels that read them first (all bit for bit as eager's)."""
+convs go into the batch norm kernels that read them first, and the split sums nothing reads before the
+next conv ride on that conv's dispatch as its tail (all bit for bit as eager's)."""
 from __future__ import annotations
 
 import json
@@ -172,15 +173,17 @@ out = {"plain": compare(False)}
 # the GPU path on this adapter too (forced): conv1 and conv2 split along K in all three passes; then
 # the batch-norm rewrites refused (as on a GPU for fewer channels than ONE_PASS_CHANNELS)
 from borch_webgpu.device import gpu_conv, gpu_norm
-saved = (gpu_conv._software, gpu_conv.SPLIT_CHUNK_MIN, dict(gpu_norm.ONE_PASS_CHANNELS))
+saved = (gpu_conv._software, gpu_conv.SPLIT_CHUNK_MIN, dict(gpu_norm.ONE_PASS_CHANNELS), dict(gpu_norm.SPLIT_CHANNELS))
 gpu_conv._software, gpu_conv.SPLIT_CHUNK_MIN = False, 16
 try:
     out["split"] = compare(True)
     gpu_norm.ONE_PASS_CHANNELS.update(software=7)
+    gpu_norm.SPLIT_CHANNELS.update(software=7)
     out["refused"] = compare(True)
 finally:
     gpu_conv._software, gpu_conv.SPLIT_CHUNK_MIN = saved[:2]
     gpu_norm.ONE_PASS_CHANNELS.update(saved[2])
+    gpu_norm.SPLIT_CHANNELS.update(saved[3])
 print(json.dumps(out))
 """
 
@@ -201,14 +204,18 @@ def test_compiled_training_folds_relu_gradients_into_their_neighbours(browser, s
     # in one kernel (1), which bn2's backward reduce then does itself as it reads them (1: it also
     # writes the sum, for block 1's shortcut), as bn0's does the add of the two gradients at the stem's
     # output (1); four batch norms in one kernel forward and one backward (8); bn2's and bn3's kernels
-    # also add the shortcut and relu (the add_relu, 2)
-    assert r["replay"] == r["eager"] - 2 - 1 - 2 - 8 - 2, res
+    # also add the shortcut and relu (the add_relu, 2); conv1's weight gradient (with its bias: a
+    # wgrad_sum even unsplit) rides as a tail on conv0's, the next conv dispatch (1)
+    assert r["replay"] == r["eager"] - 2 - 1 - 2 - 8 - 2 - 1, res
     # split-K (gradients, parameters, running statistics and counters bit for bit): conv1's, conv2's and
     # conv3's sums (conv1's with its bias) go into their batch norm's statistics (3), conv2's input
     # gradient into bn1's backward reduce, through the relu's mask (1); conv1's and conv3's input
-    # gradients meet a shortcut's in an add, so their split_sum stays; the rest as above
+    # gradients meet a shortcut's in an add, so their split_sum rides as a tail on their own weight
+    # gradient's GEMM, the next conv dispatch (2), and the split weight gradients of conv3, conv2 and
+    # conv1 on the next conv's (3; conv0's has none after it); the rest as above
     assert s["diff"] == 0.0 and s0["diff"] == 0.0, res
-    assert s["replay"] == s["eager"] - 3 - 1 - 15, res
+    assert s["replay"] == s["eager"] - 3 - 1 - 15 - 2 - 3, res
     # 6 channels, fewer than the kernel choice asks for: the relu fusions (3) and the batch norms' apply
-    # taking the add_relu (2: no choice there, it only saves work)
-    assert s0["eager"] == s["eager"] and s0["replay"] == s["eager"] - 3 - 2, res
+    # taking the add_relu (2: no choice there, it only saves work); the tails as above, and conv2's
+    # input-gradient split_sum, which bn1's backward reduce no longer takes, on conv2's weight gradient (6)
+    assert s0["eager"] == s["eager"] and s0["replay"] == s["eager"] - 3 - 2 - 6, res
