@@ -279,7 +279,93 @@ _ADAFACTOR = [
      ".clone())\nresult = out + snapshot(opt)"),
 ]
 
-OPTIM_SNIPPETS = _PARAMETRIZE + _LAZY + _ADAFACTOR
+def U(shape, s):
+    return "((W(%s, %r) + 0.8) * 0.6)" % (shape, s)   # samples in [0, 0.96)
+
+
+_LAYERS = [
+    ("max_unpool1d/2d/3d and MaxUnpool modules: values and grads",
+     "out = []\n"
+     "for n, shape, k, st, pad, osz in ((1, (2, 3, 9), 3, 2, 1, None), (2, (2, 2, 5, 6), 2, 2, 0, (5, 6)), "
+     "(2, (1, 3, 7, 7), 3, 2, 1, None), (3, (1, 2, 4, 5, 4), 2, 2, 0, (4, 5, 4))):\n"
+     "    x = W(shape, 1.0)\n"
+     "    p, i = getattr(F, f'max_pool{n}d')(x, k, st, pad, return_indices=True)\n"
+     "    p = p.detach().requires_grad_()\n"
+     "    u = getattr(F, f'max_unpool{n}d')(p, i, k, st, pad, output_size=osz)\n"
+     "    (u * W(tuple(u.shape), 3.0)).sum().backward()\n"
+     "    mod = getattr(nn, f'MaxUnpool{n}d')(k, st, pad)\n"
+     "    out += [u.detach(), p.grad, repr(mod), mod(p, i, output_size=osz).detach()]\n"
+     "p, i = F.max_pool2d(W((3, 6, 6), 2.0), 2, return_indices=True)\n"
+     "result = out + [F.max_unpool2d(p, i, 2)]"),
+    ("fractional_max_pool2d with fixed samples: values, indices, grads, module",
+     "out = []\n"
+     "for shape, k, osz, ratio in (((2, 3, 9, 8), (3, 2), (4, 5), None), ((1, 2, 7, 7), 2, None, (0.5, 0.5)), "
+     "((3, 6, 5), 2, (3, 4), None)):\n"
+     "    x = W(shape, 1.0).requires_grad_()\n"
+     "    nb = 1 if len(shape) == 3 else shape[0]\n"
+     "    s = " + U("(nb, shape[-3], 2)", 2.0) + "\n"
+     "    o, i = F.fractional_max_pool2d(x, k, output_size=osz, output_ratio=ratio, return_indices=True, "
+     "_random_samples=s)\n"
+     "    (o * W(tuple(o.shape), 3.0)).sum().backward()\n"
+     "    out += [o.detach(), i, x.grad]\n"
+     "m = nn.FractionalMaxPool2d(2, output_size=3, return_indices=True, _random_samples=" + U("(2, 3, 2)", 4.0) + ")\n"
+     "r = m(W((2, 3, 6, 6), 5.0))\n"
+     "result = out + [repr(m), list(m.state_dict()), r[0], r[1], "
+     "F.fractional_max_pool2d_with_indices(W((1, 1, 5, 5), 1.0), 2, (3, 3), _random_samples=" + U("(1, 1, 2)", 7.0) + ")[1]]"),
+    ("fractional_max_pool3d with fixed samples: values, indices, grads",
+     "x = W((1, 2, 6, 7, 5), 1.0).requires_grad_()\n"
+     "o, i = F.fractional_max_pool3d(x, 2, output_size=(3, 4, 2), return_indices=True, "
+     "_random_samples=" + U("(1, 2, 3)", 2.0) + ")\n"
+     "(o * W(tuple(o.shape), 3.0)).sum().backward()\n"
+     "m = nn.FractionalMaxPool3d((2, 2, 1), output_ratio=(0.5, 0.5, 0.6), _random_samples=" + U("(2, 2, 3)", 6.0) + ")\n"
+     "result = [o.detach(), i, x.grad, repr(m), m(W((2, 2, 4, 6, 5), 5.0)), "
+     "F.fractional_max_pool3d(W((2, 4, 4, 4), 2.0), 2, output_size=2, _random_samples=" + U("(1, 2, 3)", 8.0) + ")]"),
+    ("SyncBatchNorm in one process and convert_sync_batchnorm",
+     "m = fill(nn.SyncBatchNorm(3, momentum=0.2))\n"
+     "out = fwd_bwd(m, W((4, 3, 2, 5), 1.0)) + [m.running_mean.clone(), m.running_var.clone(), "
+     "int(m.num_batches_tracked)]\n"
+     "m.eval(); e = m(W((2, 3, 5), 2.0)).detach()\n"
+     "c = fill(nn.Sequential(nn.Conv2d(2, 3, 1), nn.BatchNorm2d(3), nn.Sequential(nn.BatchNorm1d(3, affine=False))))\n"
+     "s = nn.SyncBatchNorm.convert_sync_batchnorm(c)\n"
+     "cm = fill(nn.SyncBatchNorm(2, momentum=None))\n"
+     "for k in range(3):\n"
+     "    cm(W((3, 2, 4), float(k)))\n"
+     "result = out + [e, repr(m), repr(s), keys(s), s[1].weight is c[1].weight, cm.running_mean.clone(), "
+     "cm.running_var.clone()]"),
+    ("CrossMapLRN2d: PyTorch's forward and backward",
+     "out = []\n"
+     "for size, c in ((3, 5), (2, 4), (4, 6), (5, 3)):\n"
+     "    m = nn.CrossMapLRN2d(size, alpha=0.3, beta=0.75, k=1.5)\n"
+     "    out += [repr(m)] + fwd_bwd(m, W((2, c, 3, 2), float(size)))\n"
+     "result = out + [repr(nn.CrossMapLRN2d(3)), nn.CrossMapLRN2d(3)(W((1, 4, 2, 2), 1.0))]"),
+    ("AdaptiveLogSoftmaxWithLoss: output, loss, grads, log_prob, predict",
+     "m = fill(nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4, 8], div_value=2.0))\n"
+     "x = W((6, 8), 1.0).requires_grad_()\n"
+     "r = m(x, torch.tensor([0, 5, 9, 3, 6, 8], device=dev))\n"
+     "r.loss.backward()\n"
+     "h = fill(nn.AdaptiveLogSoftmaxWithLoss(6, 7, [2], head_bias=True), 2.0)\n"
+     "one = h(W((6,), 3.0), torch.tensor(4, device=dev))\n"
+     "result = [repr(m), keys(m), type(r).__name__, r.output.detach(), r.loss.detach(), x.grad] + grads(m) + "
+     "[m.log_prob(W((4, 8), 2.0)).detach(), m.predict(W((7, 8), 3.0)), m.predict(W((3, 8), 0.0) * 0.1), "
+     "one.output.detach(), one.loss.detach(), h.log_prob(W((2, 6), 4.0)).detach(), keys(h)]"),
+    ("NLLLoss2d and Container (deprecated aliases)",
+     "import warnings\n"
+     "with warnings.catch_warnings(record=True) as ws:\n"
+     "    warnings.simplefilter('always')\n"
+     "    l = nn.NLLLoss2d(ignore_index=1)\n"
+     "    c = nn.Container(a=nn.ReLU(), b=nn.Linear(2, 2))\n"
+     "x = F.log_softmax(W((2, 3, 2, 2), 1.0), 1)\n"
+     "t = torch.tensor([[[0, 1], [2, 0]], [[1, 1], [2, 2]]], device=dev)\n"
+     "result = [[str(w.message) for w in ws], repr(l), l(x, t), repr(c), list(c.state_dict())]"),
+    ("signatures of the layers",
+     "result = [sig(c) for c in (nn.MaxUnpool1d, nn.MaxUnpool2d, nn.MaxUnpool3d, F.max_unpool1d, F.max_unpool2d, "
+     "F.max_unpool3d, nn.FractionalMaxPool2d, nn.FractionalMaxPool3d, "
+     "F.fractional_max_pool2d_with_indices, F.fractional_max_pool3d_with_indices, "
+     "nn.SyncBatchNorm, nn.SyncBatchNorm.convert_sync_batchnorm, nn.CrossMapLRN2d, nn.AdaptiveLogSoftmaxWithLoss, "
+     "nn.AdaptiveLogSoftmaxWithLoss.forward, nn.NLLLoss2d, nn.MaxUnpool2d.forward)]"),
+]
+
+OPTIM_SNIPPETS = _PARAMETRIZE + _LAZY + _LAYERS + _ADAFACTOR
 
 OPTIM_ERRORS = [
     ("spectral_norm n_power_iterations", "torch.nn.utils.parametrizations.spectral_norm(torch.nn.Linear(2, 2), "
@@ -317,6 +403,34 @@ OPTIM_ERRORS = [
     ("Adafactor eps2", "torch.optim.Adafactor([torch.ones(2, requires_grad=True)], eps=(None, -1e-3))"),
     ("Adafactor d", "torch.optim.Adafactor([torch.ones(2, requires_grad=True)], d=0.5)"),
     ("Adafactor weight_decay", "torch.optim.Adafactor([torch.ones(2, requires_grad=True)], weight_decay=-0.1)"),
+]
+
+OPTIM_ERRORS += [
+    ("max_unpool2d output_size", "p, i = torch.nn.functional.max_pool2d(torch.ones(1, 1, 4, 4), 2, return_indices=True)"
+     "\ntorch.nn.functional.max_unpool2d(p, i, 2, output_size=(7, 4))"),
+    ("max_unpool2d output_size length", "p, i = torch.nn.functional.max_pool2d(torch.ones(1, 1, 4, 4), 2, "
+     "return_indices=True)\ntorch.nn.functional.max_unpool2d(p, i, 2, output_size=(4, 4, 4))"),
+    ("FractionalMaxPool2d no size", "torch.nn.FractionalMaxPool2d(2)"),
+    ("FractionalMaxPool2d both", "torch.nn.FractionalMaxPool2d(2, output_size=2, output_ratio=0.5)"),
+    ("FractionalMaxPool2d ratio", "torch.nn.FractionalMaxPool2d(2, output_ratio=1.5)"),
+    ("FractionalMaxPool3d kernel", "torch.nn.FractionalMaxPool3d(0, output_size=2)"),
+    ("fractional_max_pool2d no size", "torch.nn.functional.fractional_max_pool2d(torch.ones(1, 1, 4, 4), 2)"),
+    ("fractional_max_pool2d pool too large", "torch.nn.functional.fractional_max_pool2d(torch.ones(2, 3, 7, 6), 3, "
+     "output_size=6, _random_samples=torch.rand(2, 3, 2))"),
+    ("fractional_max_pool2d samples", "torch.nn.functional.fractional_max_pool2d(torch.ones(2, 3, 7, 6), 2, "
+     "output_size=3, _random_samples=torch.rand(2, 3, 3))"),
+    ("fractional_max_pool3d no size", "torch.nn.functional.fractional_max_pool3d(torch.ones(1, 1, 4, 4, 4), 2)"),
+    ("SyncBatchNorm rank", "torch.nn.SyncBatchNorm(3)(torch.ones(3))"),
+    ("SyncBatchNorm channels", "torch.nn.SyncBatchNorm(0)(torch.ones(2, 0, 3))"),
+    ("CrossMapLRN2d rank", "torch.nn.CrossMapLRN2d(3)(torch.ones(2, 3, 4))"),
+    ("AdaptiveLogSoftmaxWithLoss cutoffs", "torch.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [4, 4])"),
+    ("AdaptiveLogSoftmaxWithLoss empty cutoffs", "torch.nn.AdaptiveLogSoftmaxWithLoss(8, 10, [])"),
+    ("AdaptiveLogSoftmaxWithLoss target range", "torch.nn.AdaptiveLogSoftmaxWithLoss(4, 6, [2])(torch.ones(2, 4), "
+     "torch.tensor([1, 6]))"),
+    ("AdaptiveLogSoftmaxWithLoss batch", "torch.nn.AdaptiveLogSoftmaxWithLoss(4, 6, [2])(torch.ones(2, 4), "
+     "torch.tensor([1, 2, 3]))"),
+    ("AdaptiveLogSoftmaxWithLoss 2-D target", "torch.nn.AdaptiveLogSoftmaxWithLoss(4, 6, [2])(torch.ones(2, 4), "
+     "torch.ones(2, 2, dtype=torch.long))"),
 ]
 
 SIGNATURES = ["Adafactor"]
