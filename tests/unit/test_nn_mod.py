@@ -71,3 +71,14 @@ def test_lazy_parameter_keeps_its_identity_through_materialize():
     opt.step()
     assert m.weight is w and type(w) is nn.Parameter and w.shape == (2, 4)
     assert opt.state[w]["exp_avg"].shape == (2, 4)
+
+
+def test_deepcopy_of_a_lazy_module_initializes_independently():
+    """The copy's initializing hook handle points at the copy's hook dict (RemovableHandle's state), so
+    materializing the copy leaves the original lazy, as in PyTorch."""
+    m = nn.Sequential(nn.LazyLinear(3), nn.LazyBatchNorm1d())
+    c = copy.deepcopy(m)
+    c(bw.ones(4, 5))
+    assert type(c[0]).__name__ == "Linear" and type(m[0]).__name__ == "LazyLinear"
+    m(bw.ones(4, 2))
+    assert m[0].weight.shape == (3, 2) and c[0].weight.shape == (3, 5)
