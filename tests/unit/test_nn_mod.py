@@ -82,3 +82,15 @@ def test_deepcopy_of_a_lazy_module_initializes_independently():
     assert type(c[0]).__name__ == "Linear" and type(m[0]).__name__ == "LazyLinear"
     m(bw.ones(4, 2))
     assert m[0].weight.shape == (3, 2) and c[0].weight.shape == (3, 5)
+
+
+def test_fractional_max_pool_draws_its_samples_when_none_are_given():
+    """Without ``_random_samples`` the windows are random (torch.rand); every output is the input value
+    at its index, and the windows cover the plane as the output size says."""
+    F = bw.nn.functional
+    x = bw.randn(2, 3, 9, 8)
+    out, idx = F.fractional_max_pool2d(x, 2, output_size=(4, 5), return_indices=True)
+    assert out.shape == (2, 3, 4, 5) and idx.dtype == bw.int64
+    assert bw.equal(x.flatten(2).gather(2, idx.flatten(2)), out.flatten(2))
+    out3 = nn.FractionalMaxPool3d(2, output_ratio=0.5)(bw.randn(1, 2, 6, 6, 6))
+    assert out3.shape == (1, 2, 3, 3, 3)
