@@ -137,6 +137,41 @@ class UninitializedTensorMixin:
         return (self.__class__, (self.requires_grad,))
 
 
+_UNINIT_ALLOWED = {"size", "copy_", "is_complex", "is_floating_point", "half", "float", "double", "char", "short",
+                   "int", "long", "cuda", "cpu", "to", "get_device", "__hash__", "__repr__", "__deepcopy__",
+                   "__reduce_ex__", "__eq__", "__ne__", "__bool__", "__len__", "__iter__", "__contains__",
+                   "__setitem__", "__getitem__", "__format__", "__array__"}
+
+
+def _refuse(name: str, shown: str):
+    def refuse(self, *args, **kwargs):
+        raise ValueError(f"Attempted to use an uninitialized parameter in <method '{shown}' of 'torch._C.TensorBase' "
+                         "objects>. This error happens when you are using a `LazyModule` or explicitly manipulating "
+                         f"`torch.nn.parameter.{type(self).__name__}` objects. When using LazyModules Call `forward` "
+                         "with a dummy batch to initialize the parameters before calling torch functions")
+    refuse.__name__ = name
+    return refuse
+
+
+def _refuse_tensor_methods() -> None:
+    """The placeholders refuse the Tensor methods of the op records (``p.mul(2)``, ``p + 1``), as PyTorch's
+    do through ``__torch_function__``; moves, casts, ``copy_`` and ``size`` stay allowed."""
+    from ..ops._registry import APIS
+    for name, rec in APIS.items():
+        if not rec.tensor or name in _UNINIT_ALLOWED or name in UninitializedTensorMixin.__dict__:
+            continue
+        if not callable(getattr(Tensor, name, None)):
+            continue
+        shown = name
+        if name.startswith("__") and name.endswith("__"):
+            core = name[2:-2]
+            core = core[1:] if core.startswith("r") and f"__{core[1:]}__" in APIS else core
+            core = core[1:] if core.startswith("i") and f"__{core[1:]}__" in APIS else core
+            shown = {"truediv": "div", "floordiv": "floor_divide", "matmul": "matmul", "neg": "neg",
+                     "pow": "pow", "mod": "remainder"}.get(core, core)
+        setattr(UninitializedTensorMixin, name, _refuse(name, shown))
+
+
 def is_lazy(param) -> bool:
     """Whether ``param`` is an :class:`UninitializedParameter` or :class:`UninitializedBuffer`.
 
@@ -213,3 +248,6 @@ class UninitializedBuffer(UninitializedTensorMixin, _MarkedBuffer):
         t = type(self)(self.requires_grad, data.device, data.dtype, self.persistent)
         memo[id(self)] = t
         return t
+
+
+_refuse_tensor_methods()

@@ -394,6 +394,9 @@ OPTIM_ERRORS = [
      "m = torch.nn.utils.parametrizations.weight_norm(torch.nn.Linear(2, 2))\n"
      "torch.nn.utils.parametrize.remove_parametrizations(m, 'weight', leave_parametrized=False)"),
     ("uninitialized shape", "torch.nn.LazyLinear(2).weight.shape"),
+    ("uninitialized parameter method", "torch.nn.LazyLinear(2).weight.mul(2)"),
+    ("uninitialized parameter operator", "1 + torch.nn.UninitializedParameter()"),
+    ("uninitialized buffer method", "torch.nn.LazyBatchNorm1d().running_mean.sum()"),
     ("lazy conv rank", "torch.nn.LazyConv2d(2, 3)(torch.ones(2, 3))"),
     ("lazy conv groups", "torch.nn.LazyConv2d(4, 1, groups=2)(torch.ones(1, 3, 2, 2))"),
     ("lazy batch norm rank", "torch.nn.LazyBatchNorm2d()(torch.ones(2, 3))"),
