@@ -8,5 +8,9 @@ from . import utils
 from . import intrinsic
 from . import parallel
 from .parallel import DataParallel
+# lazy modules' placeholders (issue 11)
+from . import parameter
+from .parameter import UninitializedBuffer, UninitializedParameter
 
-__all__ = ["functional", "init", "utils", "intrinsic", "parallel", "DataParallel", "Parameter", "Buffer", *_modules_all]
+__all__ = ["functional", "init", "utils", "intrinsic", "parallel", "DataParallel", "Parameter", "Buffer", *_modules_all,
+           "parameter", "UninitializedParameter", "UninitializedBuffer"]

@@ -28,3 +28,9 @@ __all__ = ["elu", "gelu", "hardsigmoid", "hardswish", "hardtanh", "leaky_relu", 
            *_conv.__all__, *_nn_ops.__all__, *_nn_attention.__all__, *_nn_loss.__all__, *_nn_loss2.__all__,
            *_nn_3d.__all__, *_nn_bag.__all__, *_nn_ctc.__all__, *_nn_distance.__all__, *_nn_fold.__all__, *_nn_grid.__all__, *_nn_misc.__all__, *_nn_norm.__all__,
            *_pooling.__all__, *_upsample.__all__]
+
+# max_unpool1d/2d/3d and fractional max pooling (issue 11)
+from ..ops._nn_unpool import *  # noqa: F401,F403,E402
+from ..ops import _nn_unpool  # noqa: E402
+
+__all__ += _nn_unpool.__all__

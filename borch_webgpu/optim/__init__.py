@@ -25,6 +25,9 @@ from .rmsprop import RMSprop
 from .rprop import Rprop
 from .sgd import SGD
 from .sparse_adam import SparseAdam
+# PyTorch 2.13's Adafactor (issue 11)
+from ._adafactor import Adafactor
 
 __all__ = ["ASGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "NAdam", "Optimizer", "RAdam",
-           "RMSprop", "Rprop", "SGD", "SparseAdam", "lr_scheduler", "swa_utils"]
+           "RMSprop", "Rprop", "SGD", "SparseAdam", "lr_scheduler", "swa_utils",
+           "Adafactor"]

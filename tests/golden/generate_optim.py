@@ -1,6 +1,7 @@
 """Record PyTorch's results for the ``torch.optim`` scenarios and bad inputs:
 ``python tests/golden/generate_optim.py`` (needs torch==2.13.0; writes tests/golden/optim.json from
-optim_cases.py and tests/golden/optim_more.json from optim_more_cases.py)."""
+optim_cases.py, tests/golden/optim_more.json from optim_more_cases.py and tests/golden/nn_mod.json from
+nn_mod_cases.py)."""
 from __future__ import annotations
 
 import json
@@ -17,6 +18,7 @@ import torch  # noqa: E402
 from golden_io import encode  # noqa: E402
 import optim_cases  # noqa: E402
 import optim_more_cases  # noqa: E402
+import nn_mod_cases  # noqa: E402
 
 
 def plain(v):
@@ -72,7 +74,10 @@ def write(cases_module, signatures: list, name: str) -> None:
     prelude = cases_module.PRELUDE
     cases = []
     for case, snippet in cases_module.OPTIM_SNIPPETS:
-        result, exact = run(prelude, snippet, torch.float32), run(prelude, snippet, torch.float64)
+        try:
+            result, exact = run(prelude, snippet, torch.float32), run(prelude, snippet, torch.float64)
+        except Exception as e:
+            raise SystemExit(f"{name} {case}: {type(e).__name__}: {e}") from e
         cases.append([case, snippet, [value_spec(v, e) for v, e in zip(result, exact)]])
     errors = []
     for case, snippet in cases_module.OPTIM_ERRORS:
@@ -89,9 +94,14 @@ def write(cases_module, signatures: list, name: str) -> None:
 
 
 def main() -> None:
+    """``generate_optim.py [optim.json optim_more.json nn_mod.json]``: all three files, or the ones named."""
     warnings.simplefilter("ignore")  # deprecation notes PyTorch prints for step(epoch) and the like
-    write(optim_cases, SIGNATURES, "optim.json")
-    write(optim_more_cases, optim_more_cases.SIGNATURES, "optim_more.json")
+    files = [(optim_cases, SIGNATURES, "optim.json"),
+             (optim_more_cases, optim_more_cases.SIGNATURES, "optim_more.json"),
+             (nn_mod_cases, nn_mod_cases.SIGNATURES, "nn_mod.json")]  # issue 11's modules, utils and Adafactor
+    for cases, sigs, name in files:
+        if len(sys.argv) < 2 or name in sys.argv[1:]:
+            write(cases, sigs, name)
 
 
 if __name__ == "__main__":

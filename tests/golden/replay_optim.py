@@ -1,5 +1,5 @@
 """Replay the ``torch.optim`` scenarios and bad inputs on borch_webgpu:
-``python replay_optim.py [--device cpu|webgpu] [--golden optim.json|optim_more.json]``. Prints one line per mismatch and
+``python replay_optim.py [--device cpu|webgpu] [--golden optim.json|optim_more.json|nn_mod.json]``. Prints one line per mismatch and
 ``optim: N passed, N failed``.
 
 Trajectories are compared per element within TOL (float32 updates whose rounding may differ
@@ -92,7 +92,7 @@ def run_error(snippet: str, want: dict, device: str) -> str | None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default=None)
-    ap.add_argument("--golden", default="optim.json", choices=["optim.json", "optim_more.json"])
+    ap.add_argument("--golden", default="optim.json", choices=["optim.json", "optim_more.json", "nn_mod.json"])
     ns = ap.parse_args(argv)
     device = ns.device or bw.get_default_device().type
     doc = json.loads((HERE / ns.golden).read_text())

@@ -28,5 +28,13 @@ from .sparse import Embedding, EmbeddingBag
 from .transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
                           TransformerEncoder, TransformerEncoderLayer)
 from .upsampling import Upsample
+# lazy modules, PyTorch's extra pooling/normalisation layers (issue 11)
+from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyConv1d, LazyConv2d, LazyConv3d,
+                   LazyConvTranspose1d, LazyConvTranspose2d, LazyConvTranspose3d, LazyInstanceNorm1d,
+                   LazyInstanceNorm2d, LazyInstanceNorm3d, LazyLinear)
+from . import lazy
+from .pooling_extra import FractionalMaxPool2d, FractionalMaxPool3d, MaxUnpool1d, MaxUnpool2d, MaxUnpool3d
+from .normalization_extra import CrossMapLRN2d, SyncBatchNorm
+from .adaptive import AdaptiveLogSoftmaxWithLoss, Container, NLLLoss2d
 
 __all__ = [name for name in dir() if not name.startswith("_") and name[0].isupper()]

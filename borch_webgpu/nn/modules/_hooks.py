@@ -25,6 +25,20 @@ class RemovableHandle:
             if d is not None and self.id in d:
                 del d[self.id]
 
+    # deepcopy and pickle carry the dicts themselves, so a copied module's handle (a lazy module keeps its
+    # initializing hook's) removes the hook from the copy's dict, not from the original's
+    def __getstate__(self):
+        return (self.hooks_dict_ref(), self.id, tuple(ref() for ref in self.extra_dict_ref))
+
+    def __setstate__(self, state) -> None:
+        from collections import OrderedDict
+        self._dict_alive = state[0] if state[0] is not None else OrderedDict()
+        self.hooks_dict_ref = weakref.ref(self._dict_alive)
+        self.id = state[1]
+        extras = state[2] if len(state) > 2 and state[2] is not None else ()
+        self.extra_dict_ref = tuple(weakref.ref(d) for d in extras if d is not None)
+        del self._dict_alive
+
     def __enter__(self) -> "RemovableHandle":
         return self
 

@@ -405,6 +405,25 @@ class Module:
         self._state_dict_pre_hooks[handle.id] = hook
         return handle
 
+    def _register_state_dict_hook(self, hook) -> RemovableHandle:
+        """Call ``hook(module, state_dict, prefix, local_metadata)`` after ``state_dict`` collected this
+        module's state; a returned dict replaces it (spectral_norm's version entry uses it)."""
+        handle = RemovableHandle(self._state_dict_hooks)
+        self._state_dict_hooks[handle.id] = hook
+        return handle
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module: bool = False) -> RemovableHandle:
+        """Call ``hook(state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)``
+        (``module`` first with ``with_module``) before this module loads its entries; it may rename keys."""
+        handle = RemovableHandle(self._load_state_dict_pre_hooks)
+        self._load_state_dict_pre_hooks[handle.id] = (lambda *a: hook(self, *a)) if with_module else hook
+        return handle
+
+    def register_load_state_dict_pre_hook(self, hook) -> RemovableHandle:
+        """Call ``hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+        error_msgs)`` before this module loads its entries of a state dict."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
     def register_load_state_dict_post_hook(self, hook) -> RemovableHandle:
         """Call ``hook(module, incompatible_keys)`` after ``load_state_dict`` loaded this module."""
         handle = RemovableHandle(self._load_state_dict_post_hooks)

@@ -4,7 +4,13 @@ from .clip_grad import clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_,
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 from .fusion import fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights
 from . import fusion, rnn
+# parametrizations and the hook-based weight/spectral norms (issue 11)
+from . import parametrizations, parametrize
+from .spectral_norm import remove_spectral_norm, spectral_norm
+from .weight_norm import remove_weight_norm, weight_norm
 
 __all__ = ["clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm", "parameters_to_vector",
            "vector_to_parameters", "fuse_conv_bn_eval", "fuse_conv_bn_weights", "fuse_linear_bn_eval",
-           "fuse_linear_bn_weights", "fusion", "rnn"]
+           "fuse_linear_bn_weights", "fusion", "rnn",
+           "parametrizations", "parametrize", "spectral_norm", "remove_spectral_norm", "weight_norm",
+           "remove_weight_norm"]
