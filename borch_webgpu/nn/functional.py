@@ -28,3 +28,11 @@ __all__ = ["elu", "gelu", "hardsigmoid", "hardswish", "hardtanh", "leaky_relu", 
            *_conv.__all__, *_nn_ops.__all__, *_nn_attention.__all__, *_nn_loss.__all__, *_nn_loss2.__all__,
            *_nn_3d.__all__, *_nn_bag.__all__, *_nn_ctc.__all__, *_nn_distance.__all__, *_nn_fold.__all__, *_nn_grid.__all__, *_nn_misc.__all__, *_nn_norm.__all__,
            *_pooling.__all__, *_upsample.__all__]
+
+# ---- the remaining activations, rms_norm, the dropout family, channel shuffles, pdist and the *_with_indices
+# pools (borch_webgpu/ops/_nn_act.py, _nn_extra.py) ---------------------------------------------------------
+from ..ops._nn_act import *  # noqa: F401,F403,E402
+from ..ops._nn_extra import *  # noqa: F401,F403,E402
+from ..ops import _nn_act, _nn_extra  # noqa: E402
+
+__all__ += [*_nn_act.__all__, *_nn_extra.__all__]

@@ -1,5 +1,5 @@
 """The distances, the remaining losses and the layers of tests/golden/cases_nn_more.py and
-cases_nn_more_layers.py and cases_nn_3d.py on WebGPU in Chromium: PyTorch's frozen outputs, gradients and errors replayed on the
+cases_nn_more_layers.py, cases_nn_3d.py and cases_nn_act.py on WebGPU in Chromium: PyTorch's frozen outputs, gradients and errors replayed on the
 device (replay.py with those ops), one test per file."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 
-@pytest.mark.parametrize("cases", ["cases_nn_more", "cases_nn_more_layers", "cases_nn_3d"])
+@pytest.mark.parametrize("cases", ["cases_nn_more", "cases_nn_more_layers", "cases_nn_3d", "cases_nn_act"])
 def test_nn_more_goldens_on_webgpu(replay_on_webgpu, cases):
     sys.path.insert(0, str(GOLDEN))
     try:

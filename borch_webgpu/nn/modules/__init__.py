@@ -28,5 +28,9 @@ from .sparse import Embedding, EmbeddingBag
 from .transformer import (MultiheadAttention, Transformer, TransformerDecoder, TransformerDecoderLayer,
                           TransformerEncoder, TransformerEncoderLayer)
 from .upsampling import Upsample
+# the remaining activations, RMSNorm, the alpha/3-D dropouts, ChannelShuffle, UpsamplingNearest2d/Bilinear2d
+from .activation_more import (CELU, GLU, AlphaDropout, ChannelShuffle, Dropout3d, FeatureAlphaDropout, Hardshrink,
+                              LogSigmoid, PReLU, RMSNorm, RReLU, Softmin, Softshrink, Softsign, Tanhshrink, Threshold,
+                              UpsamplingBilinear2d, UpsamplingNearest2d)
 
 __all__ = [name for name in dir() if not name.startswith("_") and name[0].isupper()]
