@@ -278,7 +278,29 @@ def _upsample_bilinear():
             case("_module", "nn.UpsamplingBilinear2d(scale_factor=2)", u((1, 2, 2, 3)), id="grad module bilinear",
                  grad=True),
             case("_module", "nn.UpsamplingNearest2d(size=(3, 4))", u((1, 1, 2, 2)), id="grad module nearest",
-                 grad=True)]
+                 grad=True),
+            case(F + "upsample_nearest", u((1, 1, 2, 2, 3)), scale_factor=2, id="nearest 5-D")] + _interpolate_5d()
+
+
+def _interpolate_5d():
+    """interpolate's 5-D modes (trilinear, nearest), with nn.Upsample over them."""
+    c = F + "interpolate"
+    return [case(c, u((1, 2, 2, 3, 3)), scale_factor=2, mode="trilinear", id="grad trilinear scale_factor", grad=True),
+            case(c, u((2, 1, 3, 2, 4)), (4, 3, 5), mode="trilinear", align_corners=True,
+                 id="grad trilinear size align_corners", grad=True),
+            case(c, u((1, 1, 4, 3, 3)), scale_factor=(0.5, 1.5, 2.0), mode="trilinear", id="grad trilinear factors",
+                 grad=True),
+            case(c, u((1, 1, 3, 3, 3)), scale_factor=1.7, mode="trilinear", recompute_scale_factor=True,
+                 id="trilinear recompute_scale_factor"),
+            case(c, u((1, 2, 2, 2, 3)), (3, 4, 5), id="grad nearest 5-D size", grad=True),
+            case(c, u((1, 1, 2, 3, 2)), scale_factor=(2, 1, 3), mode="nearest", id="nearest 5-D factors"),
+            case(c, u((1, 1, 3, 3)), scale_factor=2, mode="trilinear", id="error: trilinear 4-D"),
+            case(c, u((1, 1, 2, 3, 3)), scale_factor=2, mode="bilinear", id="error: bilinear 5-D"),
+            case(c, ints((1, 1, 2, 2, 2)), scale_factor=2, mode="trilinear", id="error: trilinear int64"),
+            case("_module", "nn.Upsample(scale_factor=2, mode='trilinear')", u((1, 2, 2, 2, 2)),
+                 id="grad module Upsample trilinear", grad=True),
+            case("_module", "nn.Upsample(size=(3, 2, 4), mode='trilinear', align_corners=True)", u((1, 1, 2, 2, 2)),
+                 id="module Upsample trilinear align_corners")]
 
 
 @golden("convolution")
