@@ -49,7 +49,7 @@ from .ops.linalg import baddbmm as baddbmm
 from .ops._torch_nn import batch_norm as batch_norm
 from .ops.random import bernoulli as bernoulli
 from .ops.nn_ops import bilinear as bilinear
-from .ops._torch_nn import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
+from .ops._torch_nn_loss import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
 from .ops.search import bincount as bincount
 from .ops.linalg import bmm as bmm
 from ._dtype import bool as bool
@@ -75,7 +75,7 @@ from ._compile import compile as compile
 from . import compiler as compiler
 from .ops.shape import concat as concat
 from .ops.shape import concatenate as concatenate
-from .ops._torch_nn import constant_pad_nd as constant_pad_nd
+from .ops._torch_nn_loss import constant_pad_nd as constant_pad_nd
 from .ops.conv import conv1d as conv1d
 from .ops.conv import conv2d as conv2d
 from .ops._nn_3d import conv3d as conv3d
@@ -85,11 +85,11 @@ from .ops._nn_3d import conv_transpose3d as conv_transpose3d
 from .ops._torch_nn import convolution as convolution
 from .ops.unary import cos as cos
 from .ops.unary import cosh as cosh
-from .ops._torch_nn import cosine_embedding_loss as cosine_embedding_loss
+from .ops._torch_nn_loss import cosine_embedding_loss as cosine_embedding_loss
 from .ops._nn_distance import cosine_similarity as cosine_similarity
 from .ops.reduce import count_nonzero as count_nonzero
 from .ops.combine import cross as cross
-from .ops._torch_nn import ctc_loss as ctc_loss
+from .ops._torch_nn_loss import ctc_loss as ctc_loss
 from . import cuda as cuda
 from .ops.extremes import cummax as cummax
 from .ops.extremes import cummin as cummin
@@ -152,12 +152,12 @@ from ._dtype import get_default_dtype as get_default_dtype
 from .ops.random import get_rng_state as get_rng_state
 from .ops.elementwise import greater as greater
 from .ops.elementwise import greater_equal as greater_equal
-from .ops._torch_nn import grid_sampler as grid_sampler
+from .ops._torch_nn_loss import grid_sampler as grid_sampler
 from .ops._torch_nn import group_norm as group_norm
 from .ops.elementwise import gt as gt
 from ._dtype import half as half
 from .ops._nn_act import hardshrink as hardshrink
-from .ops._torch_nn import hinge_embedding_loss as hinge_embedding_loss
+from .ops._torch_nn_loss import hinge_embedding_loss as hinge_embedding_loss
 from .ops.search import histc as histc
 from .ops.shape import hstack as hstack
 from ._dtype import iinfo as iinfo
@@ -184,7 +184,7 @@ from .ops.unary import isfinite as isfinite
 from .ops.unary import isinf as isinf
 from .ops.unary import isnan as isnan
 from ._scope import keep as keep
-from .ops._torch_nn import kl_div as kl_div
+from .ops._torch_nn_loss import kl_div as kl_div
 from .ops.combine import kron as kron
 from .ops.extremes import kthvalue as kthvalue
 from .ops._torch_nn import layer_norm as layer_norm
@@ -212,7 +212,7 @@ from ._dtype import long as long
 from .ops.elementwise import lt as lt
 from .ops._linalg_lu import lu_unpack as lu_unpack
 from .ops.random import manual_seed as manual_seed
-from .ops._torch_nn import margin_ranking_loss as margin_ranking_loss
+from .ops._torch_nn_loss import margin_ranking_loss as margin_ranking_loss
 from .ops.indexing import masked_fill as masked_fill
 from .ops.index_extra import masked_scatter as masked_scatter
 from .ops.indexing import masked_select as masked_select
@@ -266,7 +266,7 @@ from .ops.views import permute as permute
 from .ops._linalg_legacy import pinverse as pinverse
 from .ops.upsample import pixel_shuffle as pixel_shuffle
 from .ops.upsample import pixel_unshuffle as pixel_unshuffle
-from .ops._torch_nn import poisson_nll_loss as poisson_nll_loss
+from .ops._torch_nn_loss import poisson_nll_loss as poisson_nll_loss
 from .ops.elementwise import pow as pow
 from .ops._nn_act import prelu as prelu
 from .ops.reduce import prod as prod
@@ -347,7 +347,7 @@ from .ops.scan_sort import topk as topk
 from .ops.diag import trace as trace
 from .ops.views import transpose as transpose
 from .ops.indexing import tril as tril
-from .ops._torch_nn import triplet_margin_loss as triplet_margin_loss
+from .ops._torch_nn_loss import triplet_margin_loss as triplet_margin_loss
 from .ops.indexing import triu as triu
 from .ops.elementwise import true_divide as true_divide
 from .ops.unary import trunc as trunc

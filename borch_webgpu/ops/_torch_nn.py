@@ -1,9 +1,8 @@
 """The ``torch.*`` names PyTorch gives its nn ops (``torch.conv2d``, ``torch.batch_norm``, ``torch.dropout``, ...).
 
 Where torch's signature is F's, the name is F's function; where it differs (ATen's argument order, positional
-``train`` flags, reductions as integers 0 = 'none', 1 = 'mean', 2 = 'sum', interpolation and padding modes as
-integers) a wrapper here takes torch's arguments and calls F. As in PyTorch 2.13, the losses' ``reduction``
-defaults to 0 ('none') when called through ``torch.*``.
+``train`` flags) a wrapper here takes torch's arguments and calls F. The losses, constant_pad_nd and grid_sampler
+are in _torch_nn_loss.py.
 """
 from __future__ import annotations
 
@@ -16,11 +15,6 @@ __all__: list[str] = []
 # its golden group holds the cases of every torch.* name here; each calls F's ops (their own kernels)
 register(OpDef("convolution", "nn", None, None, tol=(1e-5, 1e-5), extra={"messages": True},
                doc="conv1d/2d/3d or conv_transpose1d/2d/3d by the weight's rank (ATen's arguments)"))
-
-def _reduction(op: str, r) -> str:
-    """ATen's integer reduction: 1 'mean', 2 'sum', anything else 'none' (as apply_loss_reduction does)."""
-    return {1: "mean", 2: "sum"}.get(r, "none")
-
 
 def convolution(input: Tensor, weight: Tensor, bias: Tensor | None, stride, padding, dilation, transposed: bool,
                 output_padding, groups: int) -> Tensor:
@@ -336,154 +330,6 @@ def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, traini
     return _nn_act.rrelu(input, lower, upper, training, True)
 
 
-def kl_div(input: Tensor, target: Tensor, reduction: int = 0, *, log_target: bool = False) -> Tensor:
-    """``F.kl_div`` with the reduction as an integer (0 'none', 1 'mean', 2 'sum').
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.kl_div(torch.tensor([0., 0.]), torch.tensor([1., 1.]))
-        tensor([0., 0.])
-    """
-    from ._nn_loss import kl_div as f
-    return f(input, target, reduction=_reduction("kl_div", reduction), log_target=log_target)
-
-
-def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, blank: int = 0, reduction: int = 0,
-             zero_infinity: bool = False) -> Tensor:
-    """``F.ctc_loss`` with the reduction as an integer (0 'none', 1 'mean', 2 'sum').
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> lp = torch.zeros(2, 1, 2).log_softmax(2)
-        >>> torch.ctc_loss(lp, torch.tensor([[1]]), [2], [1])
-        tensor([0.2877])
-    """
-    from ._nn_ctc import ctc_loss as f
-    return f(log_probs, targets, input_lengths, target_lengths, blank, _reduction("ctc_loss", reduction),
-             zero_infinity)
-
-
-def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
-                          reduction: int = 0) -> Tensor:
-    """``F.cosine_embedding_loss`` with the reduction as an integer.
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.cosine_embedding_loss(torch.ones(1, 2), torch.ones(1, 2), torch.tensor([1.]))
-        tensor([0.])
-    """
-    from ._nn_loss2 import cosine_embedding_loss as f
-    return f(input1, input2, target, margin, reduction=_reduction("cosine_embedding_loss", reduction))
-
-
-def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, reduction: int = 0) -> Tensor:
-    """``F.hinge_embedding_loss`` with the reduction as an integer.
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.hinge_embedding_loss(torch.tensor([0.5, 2.]), torch.tensor([1., -1.]))
-        tensor([0.5000, 0.0000])
-    """
-    from ._nn_loss2 import hinge_embedding_loss as f
-    return f(input, target, margin, reduction=_reduction("hinge_embedding_loss", reduction))
-
-
-def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
-                        reduction: int = 0) -> Tensor:
-    """``F.margin_ranking_loss`` with the reduction as an integer.
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.margin_ranking_loss(torch.tensor([1., 0.]), torch.tensor([0., 1.]), torch.tensor([1., 1.]))
-        tensor([0., 1.])
-    """
-    from ._nn_loss2 import margin_ranking_loss as f
-    return f(input1, input2, target, margin, reduction=_reduction("margin_ranking_loss", reduction))
-
-
-def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool, full: bool, eps: float,
-                     reduction: int) -> Tensor:
-    """``F.poisson_nll_loss`` with ATen's arguments (all required; the reduction as an integer).
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.poisson_nll_loss(torch.zeros(2), torch.ones(2), True, False, 1e-8, 1)
-        tensor(1.)
-    """
-    from ._nn_loss2 import poisson_nll_loss as f
-    return f(input, target, log_input, full, eps=eps, reduction=_reduction("poisson_nll_loss", reduction))
-
-
-def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2.0,
-                        eps: float = 1e-6, swap: bool = False, reduction: int = 0) -> Tensor:
-    """``F.triplet_margin_loss`` with the reduction as an integer.
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.triplet_margin_loss(torch.zeros(1, 2), torch.zeros(1, 2), torch.ones(1, 2) * 3)
-        tensor([0.])
-    """
-    from ._nn_loss2 import triplet_margin_loss as f
-    return f(anchor, positive, negative, margin, p, eps, swap, reduction=_reduction("triplet_margin_loss", reduction))
-
-
-def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                                     pos_weight: Tensor | None = None, reduction: int = 0) -> Tensor:
-    """``F.binary_cross_entropy_with_logits`` with the reduction as an integer.
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.binary_cross_entropy_with_logits(torch.zeros(2), torch.ones(2))
-        tensor([0.6931, 0.6931])
-    """
-    from ._nn_loss import binary_cross_entropy_with_logits as f
-    return f(input, target, weight, reduction=_reduction("binary_cross_entropy_with_logits", reduction),
-             pos_weight=pos_weight)
-
-
-def constant_pad_nd(input: Tensor, pad, value=0) -> Tensor:
-    """``F.pad(input, pad, 'constant', value)``.
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.constant_pad_nd(torch.ones(1, 2), [1, 0], 5.)
-        tensor([[5., 1., 1.]])
-    """
-    from .shape import pad as f
-    return f(input, list(pad), "constant", value)
-
-
-_GRID_MODES = {0: "bilinear", 1: "nearest", 2: "bicubic"}
-_GRID_PADDING = {0: "zeros", 1: "border", 2: "reflection"}
-
-
-def grid_sampler(input: Tensor, grid: Tensor, interpolation_mode: int, padding_mode: int,
-                 align_corners: bool) -> Tensor:
-    """``F.grid_sample`` with the modes as integers (interpolation 0 bilinear, 1 nearest, 2 bicubic; padding
-    0 zeros, 1 border, 2 reflection).
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.grid_sampler(torch.ones(1, 1, 2, 2), torch.zeros(1, 1, 1, 2), 0, 0, False)
-        tensor([[[[1.]]]])
-    """
-    from ._nn_grid import grid_sample
-    if interpolation_mode not in _GRID_MODES or padding_mode not in _GRID_PADDING:
-        raise ValueError(f"grid_sampler: interpolation_mode must be 0, 1 or 2 and padding_mode 0, 1 or 2, got "
-                         f"{interpolation_mode!r} and {padding_mode!r}")
-    return grid_sample(input, grid, _GRID_MODES[interpolation_mode], _GRID_PADDING[padding_mode], align_corners)
-
-
 # ---- the public names (bound by borch_webgpu/_bind.py) --------------------------------------------------------
 # the same function as F's
 methods(("conv1d", conv.conv1d), ("conv2d", conv.conv2d), ("conv3d", _nn_3d.conv3d),
@@ -505,9 +351,4 @@ methods(("convolution", convolution), ("max_pool1d", max_pool1d), ("max_pool2d",
         ("feature_alpha_dropout", feature_alpha_dropout), ("feature_alpha_dropout_", feature_alpha_dropout_),
         ("batch_norm", batch_norm), ("instance_norm", instance_norm), ("layer_norm", layer_norm),
         ("group_norm", group_norm), ("embedding", embedding), ("celu", celu), ("threshold", threshold),
-        ("rrelu", rrelu), ("rrelu_", rrelu_), ("kl_div", kl_div), ("ctc_loss", ctc_loss),
-        ("cosine_embedding_loss", cosine_embedding_loss), ("hinge_embedding_loss", hinge_embedding_loss),
-        ("margin_ranking_loss", margin_ranking_loss), ("poisson_nll_loss", poisson_nll_loss),
-        ("triplet_margin_loss", triplet_margin_loss),
-        ("binary_cross_entropy_with_logits", binary_cross_entropy_with_logits),
-        ("constant_pad_nd", constant_pad_nd), ("grid_sampler", grid_sampler), tensor=False)
+        ("rrelu", rrelu), ("rrelu_", rrelu_), tensor=False)
