@@ -362,20 +362,17 @@ def _torch_names():
            case("grid_sampler", u((1, 1, 3, 3)), u((1, 2, 2, 2), -1, 1), 1, 1, True, id="torch.grid_sampler nearest")]
     pos = lambda s: uniform(s, 0.1, 1.0)  # noqa: E731
     sgn = lambda s: np.where(uniform(s, -1, 1) < 0, -1.0, 1.0).astype(np.float32)  # noqa: E731
-    for r in (0, 1, 2):
-        out += [case("kl_div", u((3, 4), -2, 0), pos((3, 4)), r, id=f"grad torch.kl_div reduction={r}", grad=True),
-                case("cosine_embedding_loss", u((3, 4)), u((3, 4)), sgn((3,)), 0.1, r,
-                     id=f"grad torch.cosine_embedding_loss reduction={r}", grad=True),
-                case("hinge_embedding_loss", u((3, 4)), sgn((3, 4)), 1.0, r,
-                     id=f"grad torch.hinge_embedding_loss reduction={r}", grad=True),
-                case("margin_ranking_loss", u((5,)), u((5,)), sgn((5,)), 0.2, r,
-                     id=f"grad torch.margin_ranking_loss reduction={r}", grad=True),
-                case("poisson_nll_loss", u((3, 4)), pos((3, 4)) * 3, True, False, 1e-8, r,
-                     id=f"grad torch.poisson_nll_loss reduction={r}", grad=True),
-                case("triplet_margin_loss", u((3, 4)), u((3, 4)), u((3, 4)), 1.0, 2.0, 1e-6, False, r,
-                     id=f"grad torch.triplet_margin_loss reduction={r}", grad=True),
-                case("binary_cross_entropy_with_logits", u((3, 4)), pos((3, 4)), None, None, r,
-                     id=f"grad torch.binary_cross_entropy_with_logits reduction={r}", grad=True)]
+    # each loss under one of the integer reductions (0 'none', 1 'mean', 2 'sum'), with its gradient
+    losses = [("kl_div", lambda: (u((3, 4), -2, 0), pos((3, 4)))),
+              ("cosine_embedding_loss", lambda: (u((3, 4)), u((3, 4)), sgn((3,)), 0.1)),
+              ("hinge_embedding_loss", lambda: (u((3, 4)), sgn((3, 4)), 1.0)),
+              ("margin_ranking_loss", lambda: (u((5,)), u((5,)), sgn((5,)), 0.2)),
+              ("poisson_nll_loss", lambda: (u((3, 4)), pos((3, 4)) * 3, True, False, 1e-8)),
+              ("triplet_margin_loss", lambda: (u((3, 4)), u((3, 4)), u((3, 4)), 1.0, 2.0, 1e-6, False)),
+              ("binary_cross_entropy_with_logits", lambda: (u((3, 4)), pos((3, 4)), None, None))]
+    for i, (fn, make) in enumerate(losses):
+        for r in ((0, 1, 2)[i % 3], (0, 1, 2)[(i + 1) % 3]):
+            out.append(case(fn, *make(), r, id=f"grad torch.{fn} reduction={r}", grad=True))
     out += [case("kl_div", u((3, 4), -2, 0), pos((3, 4)), id="torch.kl_div default reduction"),
             case("hinge_embedding_loss", u((3, 4)), sgn((3, 4)), id="torch.hinge_embedding_loss defaults"),
             case("binary_cross_entropy_with_logits", u((3, 4)), pos((3, 4)), id="torch.bce_with_logits defaults"),
