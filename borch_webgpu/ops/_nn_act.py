@@ -1,27 +1,73 @@
 """The remaining activations of ``torch.nn.functional`` (celu, glu, hardshrink, logsigmoid, prelu, rrelu,
-softmin, softshrink, softsign, tanhshrink, threshold), their in-place forms, and rms_norm: written after
-torch/nn/functional.py with other differentiable ops, so they run on every device and differentiate
-(twice) through those ops' kernels."""
+softmin, softshrink, softsign, tanhshrink, threshold), their in-place forms, and rms_norm. The elementwise ones
+are rows of ops/unary.py's table (a WGSL block each, one dispatch); the others are written after
+torch/nn/functional.py with other differentiable ops, so they run on every device and differentiate (twice)
+through those ops' kernels."""
 from __future__ import annotations
 
 import builtins
 
+import numpy as np
+
 from ..tensor import Tensor
 from ._registry import OpDef, register
+from .elementwise import ew
+from .unary import UNARY, _u
 
 __all__ = ["celu", "glu", "hardshrink", "logsigmoid", "prelu", "rrelu", "softmin", "softshrink", "softsign",
            "tanhshrink", "threshold", "relu_", "elu_", "leaky_relu_", "hardtanh_", "selu_", "celu_", "threshold_",
            "rrelu_", "rms_norm"]
 
-# compositions of two or three elementwise kernels (an exp, a division): a few ulps
-for _n, _doc in (("celu", "max(0, x) + min(0, alpha * (exp(x / alpha) - 1))"),
-                 ("glu", "a * sigmoid(b), the two halves of input along dim"),
-                 ("hardshrink", "x where |x| > lambd, else 0"), ("logsigmoid", "log(sigmoid(x)) = -softplus(-x)"),
+# the elementwise ones: a WGSL block each (wgsl/ops_unary.wgsl), rows of ops/unary.py's table; backward(g, x, out,
+# *params) written with ops. The sign of a zero result is not compared (as for unary.py's activations).
+_ACT = {"signed_zero": False, "messages": True}
+
+
+def _np_softplus_neg(a):
+    with np.errstate(over="ignore"):
+        return np.where(-a > 20, a, -np.log1p(np.exp(-a))).astype(a.dtype)
+
+
+def _shrink_zero(g, a, lambd):
+    from .elementwise import where
+    return where((a >= -lambd) & (a <= lambd), 0.0, g)
+
+
+def _celu_back(g, a, out, alpha):
+    from .elementwise import where
+    from .unary import exp
+    return (where(a > 0, g, g * exp(a / alpha)),)
+
+
+def _logsigmoid_back(g, a, out):
+    from .unary import sigmoid
+    return (g * sigmoid(-a),)
+
+
+_u("celu", lambda a, al: np.where(a <= 0, al * np.expm1(a / al), a).astype(a.dtype), _celu_back, tol=(2e-6, 1e-7),
+   grad_name="EluBackward0", **_ACT)
+_u("hardshrink", lambda a, l: np.where((a >= -l) & (a <= l), 0, a).astype(a.dtype),
+   lambda g, a, out, l: (_shrink_zero(g, a, l),), rule="same", tol=(0, 0), **_ACT)
+_u("softshrink", lambda a, l: np.where(a > l, a - l, np.where(a < -l, a + l, a * 0)).astype(a.dtype),
+   lambda g, a, out, l: (_shrink_zero(g, a, l),), rule="same", tol=(1e-6, 0), **_ACT)
+_u("softsign", lambda a: (a / (1 + np.abs(a))).astype(a.dtype),
+   lambda g, a, out: (g / ((a.abs() + 1) * (a.abs() + 1)),), tol=(2e-6, 1e-7), **_ACT)
+_u("tanhshrink", lambda a: (a - np.tanh(a)).astype(a.dtype),
+   lambda g, a, out: (g * _tanh2(a),), tol=(2e-6, 1e-6), **_ACT)
+_u("logsigmoid", _np_softplus_neg, _logsigmoid_back, tol=(2e-6, 1e-6), **_ACT)
+
+
+def _tanh2(a):
+    from .unary import tanh
+    t = tanh(a)
+    return t * t
+
+
+# compositions of other ops (a chunk and a sigmoid, a where, a softmax)
+for _n, _doc in (("glu", "a * sigmoid(b), the two halves of input along dim"),
                  ("prelu", "x where x > 0, else weight * x (a weight per channel)"),
                  ("rrelu", "leaky_relu with a random slope in [lower, upper] (training) or their mean"),
-                 ("softmin", "softmax(-x)"), ("softshrink", "x - lambd above lambd, x + lambd below -lambd, else 0"),
-                 ("softsign", "x / (1 + |x|)"), ("tanhshrink", "x - tanh(x)"),
-                 ("threshold", "x where x > threshold, else value")):
+                 ("softmin", "softmax(-x)"), ("threshold", "x where x > threshold, else value")):
     register(OpDef(_n, "nn", None, None, tol=(2e-6, 1e-6), doc=_doc, extra={"messages": True}))
 # a mean of squares, a rsqrt and a product
 register(OpDef("rms_norm", "nn", None, None, tol=(1e-5, 1e-6), doc="x / sqrt(mean(x^2) + eps) * weight",
@@ -44,11 +90,6 @@ def _need_float(op: str, kernel: str, x) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{_tname(x)}'")
 
 
-def _as_float(x: Tensor) -> Tensor:
-    from .. import _dtype
-    return x if x.dtype.is_floating_point else x.to(_dtype.get_default_dtype())
-
-
 def _inplace(name: str, fn, input: Tensor, *args) -> Tensor:
     from .memory import inplace
     return inplace(name, lambda x: fn(x, *args), input)
@@ -64,15 +105,12 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
         >>> F.celu(torch.tensor([-2., 0., 3.]), alpha=2.0)
         tensor([-1.2642,  0.0000,  3.0000])
     """
-    from .unary import elu
     _need_float("celu", "elu_cpu", input)
     if alpha == 0:
         raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
     if inplace:
         return _inplace("celu_", celu, input, alpha)
-    if alpha == 1.0:
-        return elu(input)
-    return elu(input / alpha) * alpha
+    return ew(UNARY["celu"], input, params=(builtins.float(alpha),))
 
 
 def celu_(input: Tensor, alpha: float = 1.0) -> Tensor:
@@ -123,9 +161,8 @@ def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
         >>> F.hardshrink(torch.tensor([-1., -0.3, 0.2, 0.7]))
         tensor([-1.0000,  0.0000,  0.0000,  0.7000])
     """
-    from .elementwise import where
     _need_float("hardshrink", "hardshrink_cpu", input)
-    return where((input >= -lambd) & (input <= lambd), 0.0, input)  # NaN stays NaN
+    return ew(UNARY["hardshrink"], input, params=(builtins.float(lambd),))
 
 
 def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
@@ -138,12 +175,11 @@ def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:
         >>> F.softshrink(torch.tensor([-1., 0.2, 2.]))
         tensor([-0.5000,  0.0000,  1.5000])
     """
-    from .elementwise import where
     _need_float("softshrink", "softshrink_check", input)
     if not 0 <= lambd <= 3.4028234663852886e38:
         raise RuntimeError(f"lambda must be in range [0, 3.40282e+38] for input dtype {_tname(input)}, but found "
                            f"{lambd:g}")
-    return where(input > lambd, input - lambd, where(input < -lambd, input + lambd, input * 0.0))  # NaN stays NaN
+    return ew(UNARY["softshrink"], input, params=(builtins.float(lambd),))
 
 
 def logsigmoid(input: Tensor) -> Tensor:
@@ -156,9 +192,8 @@ def logsigmoid(input: Tensor) -> Tensor:
         >>> F.logsigmoid(torch.tensor([0., -100.]))
         tensor([  -0.6931, -100.0000])
     """
-    from .unary import softplus
     _need_float("logsigmoid", "log_sigmoid_cpu", input)
-    return -softplus(-input)
+    return ew(UNARY["logsigmoid"], input)
 
 
 def softsign(input: Tensor) -> Tensor:
@@ -172,8 +207,7 @@ def softsign(input: Tensor) -> Tensor:
         tensor([-0.7500,  0.0000,  0.5000])
     """
     _need_tensor("softsign", input)
-    x = _as_float(input)
-    return x / (x.abs() + 1)
+    return ew(UNARY["softsign"], input)
 
 
 def tanhshrink(input: Tensor) -> Tensor:
@@ -186,10 +220,8 @@ def tanhshrink(input: Tensor) -> Tensor:
         >>> F.tanhshrink(torch.tensor([0., 1.]))
         tensor([0.0000, 0.2384])
     """
-    from .unary import tanh
     _need_tensor("tanhshrink", input)
-    x = _as_float(input)
-    return x - tanh(x)
+    return ew(UNARY["tanhshrink"], input)
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
