@@ -15,6 +15,11 @@ REPRS = [
     "nn.UpsamplingNearest2d(scale_factor=2)", "nn.UpsamplingBilinear2d(scale_factor=2)",
     "nn.UpsamplingBilinear2d(size=5)",
     "nn.Sequential(nn.Conv2d(4, 8, 1), nn.PReLU(8), nn.ChannelShuffle(2), nn.RMSNorm([8, 2, 2]), nn.Softsign())",
+    # importable from the module PyTorch defines them in (from torch.nn.modules.activation import PReLU)
+    "[m.PReLU is nn.PReLU and m.Threshold is nn.Threshold and m.GLU is nn.GLU for m in [nn.modules.activation]]",
+    "[m.AlphaDropout is nn.AlphaDropout and m.Dropout3d is nn.Dropout3d for m in [nn.modules.dropout]]",
+    "nn.modules.normalization.RMSNorm is nn.RMSNorm", "nn.modules.channelshuffle.ChannelShuffle is nn.ChannelShuffle",
+    "nn.modules.upsampling.UpsamplingBilinear2d is nn.UpsamplingBilinear2d",
 ]
 
 STRUCTURE = [

@@ -29,8 +29,11 @@ from .transformer import (MultiheadAttention, Transformer, TransformerDecoder, T
                           TransformerEncoder, TransformerEncoderLayer)
 from .upsampling import Upsample
 # the remaining activations, RMSNorm, the alpha/3-D dropouts, ChannelShuffle, UpsamplingNearest2d/Bilinear2d
-from .activation_more import (CELU, GLU, AlphaDropout, ChannelShuffle, Dropout3d, FeatureAlphaDropout, Hardshrink,
-                              LogSigmoid, PReLU, RMSNorm, RReLU, Softmin, Softshrink, Softsign, Tanhshrink, Threshold,
-                              UpsamplingBilinear2d, UpsamplingNearest2d)
+from .activation_more import (CELU, GLU, Hardshrink, LogSigmoid, PReLU, RReLU, Softmin, Softshrink, Softsign,
+                              Tanhshrink, Threshold)
+from .channelshuffle import ChannelShuffle
+from .dropout import AlphaDropout, Dropout3d, FeatureAlphaDropout
+from .normalization import RMSNorm
+from .upsampling import UpsamplingBilinear2d, UpsamplingNearest2d
 
 __all__ = [name for name in dir() if not name.startswith("_") and name[0].isupper()]

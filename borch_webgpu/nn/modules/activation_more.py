@@ -1,21 +1,15 @@
-"""More of PyTorch's layers, thin Modules over ``nn.functional`` with its arguments, parameters and ``repr``:
-the remaining activations (torch/nn/modules/activation.py), RMSNorm, the alpha and 3-D dropouts, ChannelShuffle
-and the deprecated UpsamplingNearest2d / UpsamplingBilinear2d."""
+"""The remaining activation modules of torch/nn/modules/activation.py, thin Modules over ``nn.functional`` with
+PyTorch's arguments, parameters and ``repr`` (activation.py re-exports them, where PyTorch has them)."""
 from __future__ import annotations
-
-import numbers
 
 from ...ops.creation import empty
 from ...tensor import Tensor
 from .. import functional as F, init
 from ..parameter import Parameter
-from .dropout import _DropoutNd
 from .module import Module
-from .upsampling import Upsample
 
 __all__ = ["CELU", "GLU", "Hardshrink", "LogSigmoid", "PReLU", "RReLU", "Softmin", "Softshrink", "Softsign",
-           "Tanhshrink", "Threshold", "RMSNorm", "AlphaDropout", "FeatureAlphaDropout", "Dropout3d", "ChannelShuffle",
-           "UpsamplingNearest2d", "UpsamplingBilinear2d"]
+           "Tanhshrink", "Threshold"]
 
 
 def _inplace(flag: bool) -> str:
@@ -239,133 +233,3 @@ class PReLU(Module):
 
     def extra_repr(self) -> str:
         return f"num_parameters={self.num_parameters}"
-
-
-class RMSNorm(Module):
-    """Root-mean-square normalisation over the trailing ``normalized_shape`` dims, times a learnt ``weight``
-    (ones at first) when ``elementwise_affine``; ``eps=None`` takes ``torch.finfo(input.dtype).eps``.
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> m = torch.nn.RMSNorm(2)
-        >>> m
-        RMSNorm((2,), eps=None, elementwise_affine=True)
-        >>> m(torch.tensor([[3., 4.]]))
-        tensor([[0.8485, 1.1314]], grad_fn=<MulBackward0>)
-    """
-
-    def __init__(self, normalized_shape, eps: float | None = None, elementwise_affine: bool = True, device=None,
-                 dtype=None) -> None:
-        super().__init__()
-        if isinstance(normalized_shape, numbers.Integral):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(empty(self.normalized_shape, device=device, dtype=dtype))
-        else:
-            self.register_parameter("weight", None)
-        self.reset_parameters()
-
-    def reset_parameters(self) -> None:
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-
-    def forward(self, x: Tensor) -> Tensor:
-        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
-
-    def extra_repr(self) -> str:
-        return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(**self.__dict__)
-
-
-class AlphaDropout(_DropoutNd):
-    """In training, alpha dropout (:func:`torch.nn.functional.alpha_dropout`): SELU's mean and variance kept.
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.nn.AlphaDropout(0.2).eval()(torch.ones(2))
-        tensor([1., 1.])
-    """
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.alpha_dropout(input, self.p, self.training)
-
-
-class FeatureAlphaDropout(_DropoutNd):
-    """In training, alpha dropout of whole channels (:func:`torch.nn.functional.feature_alpha_dropout`).
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.nn.FeatureAlphaDropout(0.2)
-        FeatureAlphaDropout(p=0.2, inplace=False)
-    """
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.feature_alpha_dropout(input, self.p, self.training)
-
-
-class Dropout3d(_DropoutNd):
-    """In training, zero whole channels of (N, C, D, H, W) or (C, D, H, W) inputs with probability ``p``.
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.nn.Dropout3d(0.3)
-        Dropout3d(p=0.3, inplace=False)
-    """
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.dropout3d(input, self.p, self.training, self.inplace)
-
-
-class ChannelShuffle(Module):
-    """Interleave the channels of ``groups`` groups (:func:`torch.nn.functional.channel_shuffle`).
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.nn.ChannelShuffle(2)(torch.arange(4.).reshape(1, 4, 1)).flatten().tolist()
-        [0.0, 2.0, 1.0, 3.0]
-    """
-
-    def __init__(self, groups: int) -> None:
-        super().__init__()
-        self.groups = groups
-
-    def forward(self, input: Tensor) -> Tensor:
-        return F.channel_shuffle(input, self.groups)
-
-    def extra_repr(self) -> str:
-        return f"groups={self.groups}"
-
-
-class UpsamplingNearest2d(Upsample):
-    """Deprecated: ``Upsample(size, scale_factor, mode='nearest')`` for (N, C, H, W) inputs.
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.nn.UpsamplingNearest2d(scale_factor=2)(torch.ones(1, 1, 1, 2)).shape
-        torch.Size([1, 1, 2, 4])
-    """
-
-    def __init__(self, size=None, scale_factor=None) -> None:
-        super().__init__(size, scale_factor, mode="nearest")
-
-
-class UpsamplingBilinear2d(Upsample):
-    """Deprecated: ``Upsample(size, scale_factor, mode='bilinear', align_corners=True)`` for (N, C, H, W) inputs.
-
-    Example::
-
-        >>> import borch_webgpu as torch
-        >>> torch.nn.UpsamplingBilinear2d(size=(1, 3))(torch.tensor([[[[0., 1.]]]]))
-        tensor([[[[0.0000, 0.5000, 1.0000]]]])
-    """
-
-    def __init__(self, size=None, scale_factor=None) -> None:
-        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
