@@ -11,8 +11,8 @@ import numpy as np
 
 from ..tensor import Tensor
 from ._registry import OpDef, register
-from .elementwise import ew
-from .unary import UNARY, _u
+from .elementwise import ew, where
+from .unary import UNARY, _u, exp, sigmoid, tanh
 
 __all__ = ["celu", "glu", "hardshrink", "logsigmoid", "prelu", "rrelu", "softmin", "softshrink", "softsign",
            "tanhshrink", "threshold", "relu_", "elu_", "leaky_relu_", "hardtanh_", "selu_", "celu_", "threshold_",
@@ -29,19 +29,20 @@ def _np_softplus_neg(a):
 
 
 def _shrink_zero(g, a, lambd):
-    from .elementwise import where
     return where((a >= -lambd) & (a <= lambd), 0.0, g)
 
 
 def _celu_back(g, a, out, alpha):
-    from .elementwise import where
-    from .unary import exp
     return (where(a > 0, g, g * exp(a / alpha)),)
 
 
 def _logsigmoid_back(g, a, out):
-    from .unary import sigmoid
     return (g * sigmoid(-a),)
+
+
+def _tanh2(a):
+    t = tanh(a)
+    return t * t
 
 
 _u("celu", lambda a, al: np.where(a <= 0, al * np.expm1(a / al), a).astype(a.dtype), _celu_back, tol=(2e-6, 1e-7),
@@ -55,12 +56,6 @@ _u("softsign", lambda a: (a / (1 + np.abs(a))).astype(a.dtype),
 _u("tanhshrink", lambda a: (a - np.tanh(a)).astype(a.dtype),
    lambda g, a, out: (g * _tanh2(a),), tol=(2e-6, 1e-6), **_ACT)
 _u("logsigmoid", _np_softplus_neg, _logsigmoid_back, tol=(2e-6, 1e-6), **_ACT)
-
-
-def _tanh2(a):
-    from .unary import tanh
-    t = tanh(a)
-    return t * t
 
 
 # compositions of other ops (a chunk and a sigmoid, a where, a softmax)
@@ -137,7 +132,6 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
         tensor([[0.5000, 2.0000]])
     """
     from ..tensor import _wrap_dim
-    from .unary import sigmoid
     _need_tensor("glu", input)
     if input.dim() == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
@@ -241,7 +235,6 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
 
 
 def _threshold(input: Tensor, threshold: float, value: float) -> Tensor:
-    from .elementwise import where
     if input.dtype.name == "bool":
         raise RuntimeError("\"threshold_cpu\" not implemented for 'Bool'")
     if not input.dtype.is_floating_point:
@@ -294,7 +287,6 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
         tensor([[-0.5000,  2.0000],
                 [-2.0000, -0.1000]])
     """
-    from .elementwise import where
     _need_tensor("prelu", input)
     if not isinstance(weight, Tensor):
         raise TypeError(f"prelu(): argument 'weight' (position 2) must be Tensor, not {type(weight).__name__}")
@@ -333,7 +325,6 @@ def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, trainin
         >>> bool((y >= -1 / 3).all() and (y <= -1 / 8).all())
         True
     """
-    from .elementwise import where
     from .random import rand
     from .unary import leaky_relu
     _rrelu_check(input, lower, upper)
