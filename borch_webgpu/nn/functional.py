@@ -34,3 +34,11 @@ from ..ops._nn_unpool import *  # noqa: F401,F403,E402
 from ..ops import _nn_unpool  # noqa: E402
 
 __all__ += _nn_unpool.__all__
+
+# ---- the remaining activations, rms_norm, the dropout family, channel shuffles, pdist and the *_with_indices
+# pools (borch_webgpu/ops/_nn_act.py, _nn_extra.py) ---------------------------------------------------------
+from ..ops._nn_act import *  # noqa: F401,F403,E402
+from ..ops._nn_extra import *  # noqa: F401,F403,E402
+from ..ops import _nn_act, _nn_extra  # noqa: E402
+
+__all__ += [*_nn_act.__all__, *_nn_extra.__all__]

@@ -219,12 +219,13 @@ def _is_int(v) -> bool:
 
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None,
                 recompute_scale_factor=None, antialias: bool = False) -> Tensor:
-    """Resample the spatial dims of (N, C, L) or (N, C, H, W) input (``F.interpolate``).
+    """Resample the spatial dims of (N, C, L), (N, C, H, W) or (N, C, D, H, W) input (``F.interpolate``).
 
     Args:
         size: the output size (an int or one per spatial dim), or
         scale_factor: a multiplier (a float or one per dim); the output size is floor(size * factor).
-        mode: ``'nearest'`` (3-D or 4-D input), ``'linear'`` (3-D) or ``'bilinear'`` (4-D).
+        mode: ``'nearest'`` (3-D, 4-D or 5-D input), ``'linear'`` (3-D), ``'bilinear'`` (4-D) or
+            ``'trilinear'`` (5-D).
         align_corners: (linear modes) map the corner pixels' centers onto each other.
         recompute_scale_factor: compute the output size from scale_factor, then resample as if that
             size had been given.
@@ -283,19 +284,18 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         factors = None
     if antialias:
         raise NotImplementedError("interpolate: antialias=True is not supported")
-    kind = {(1, "nearest"): "nearest", (2, "nearest"): "nearest", (1, "linear"): "linear",
-            (2, "bilinear"): "linear"}.get((dim, mode))
+    kind = {(1, "nearest"): "nearest", (2, "nearest"): "nearest", (3, "nearest"): "nearest", (1, "linear"): "linear",
+            (2, "bilinear"): "linear", (3, "trilinear"): "linear"}.get((dim, mode))
     if kind is None:
-        if mode == "bilinear" and dim == 1:
-            raise NotImplementedError("Got 3D input, but bilinear mode needs 4D input")
-        if mode == "linear" and dim == 2:
-            raise NotImplementedError("Got 4D input, but linear mode needs 3D input")
-        if mode in ("bicubic", "trilinear", "area", "nearest-exact", "lanczos") and dim in (1, 2, 3):
+        need = {"linear": 3, "bilinear": 4, "trilinear": 5}.get(mode)
+        if need is not None and dim in (1, 2, 3):
+            raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {need}D input")
+        if mode in ("bicubic", "area", "nearest-exact", "lanczos") and dim in (1, 2, 3):
             raise NotImplementedError(f"interpolate: mode '{mode}' is not supported here (nearest, linear and "
-                                      f"bilinear are)")
+                                      f"bilinear, trilinear are)")
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for "
                                   f"the modes: {_MODES} (got {mode})")
-    names = "HW" if dim == 2 else "W"
+    names = {1: "W", 2: "HW", 3: "DHW"}[dim]
     if any(o <= 0 for o in out):
         ins = ", ".join(f"{n}: {s}" for n, s in zip(names, spatial))
         outs = ", ".join(f"{n}: {s}" for n, s in zip(names, out))
@@ -304,9 +304,13 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         raise RuntimeError(f"Non-empty {input.dim()}D data tensor expected but got a tensor with sizes "
                            f"{list(input._shape)}")
     if not input.dtype.is_floating_point:
-        what = "nearest" if kind == "nearest" else ("linear1d" if dim == 1 else "bilinear2d")
+        # PyTorch's kernel names (trilinear fails in its index/weight helper first)
+        what = ("upsample_nearest" if dim < 3 else "upsample_nearest3d") if kind == "nearest" else \
+            {1: "upsample_linear1d", 2: "upsample_bilinear2d", 3: "compute_indices_weights_linear"}[dim]
         tname = {"int64": "Long", "int32": "Int", "bool": "Bool"}[input.dtype.name]
-        raise NotImplementedError(f"\"upsample_{what}\" not implemented for '{tname}'")
+        raise NotImplementedError(f"\"{what}\" not implemented for '{tname}'")
+    if dim == 3:
+        return _resample_3d(input, out, factors, kind, builtins.bool(align_corners))
     x4 = input if dim == 2 else input.unsqueeze(2)
     out_hw = tuple(out) if dim == 2 else (1, out[0])
     fs = None if factors is None else (tuple(factors) if dim == 2 else (None, factors[0]))
@@ -314,6 +318,20 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     key = (tuple(x4._shape[2:]), out_hw, mode_k, builtins.bool(align_corners), fs)
     y = _resample(x4, key)
     return y if dim == 2 else y.squeeze(2)
+
+
+def _resample_3d(x: Tensor, out, factors, kind: str, align_corners: bool) -> Tensor:
+    """(N, C, D, H, W) resampled separably (nearest and trilinear both factor over the dims): H and W by the
+    2-D kernel over (N, C*D, H, W), then D by it over (N, C, D, Ho*Wo) with the last dim kept."""
+    n, c, d, h, w = x._shape
+    do, ho, wo = out
+    fd, fh, fw = (None, None, None) if factors is None else factors
+    mode_k = "nearest" if kind == "nearest" else "bilinear"
+    y = _resample(x.reshape(n, c * d, h, w), ((h, w), (ho, wo), mode_k, align_corners,
+                                              None if factors is None else (fh, fw)))
+    y = _resample(y.reshape(n, c, d, ho * wo), ((d, ho * wo), (do, ho * wo), mode_k, align_corners,
+                                                None if factors is None else (fd, None)))
+    return y.reshape(n, c, do, ho, wo)
 
 
 def upsample(input: Tensor, size=None, scale_factor=None, mode: str = "nearest", align_corners=None) -> Tensor:

@@ -246,3 +246,30 @@ fn op(a: C) -> R { return pow_f(u_param(0u), a); }
 //@op ipow_scalar
 // integer a ** n (n: the parameter word read as an i32)
 fn op(a: C) -> R { return ipow(a, bitcast<i32>(u_param(0u))); }
+
+// ---- the activations of borch_webgpu/ops/_nn_act.py (celu, hardshrink, softshrink, softsign, tanhshrink,
+// logsigmoid); NaN stays NaN in each, as in PyTorch
+
+//@op celu
+// u_param(0u): alpha (not 0)
+fn op(a: C) -> R { return select(a, u_param(0u) * expm1_f(a / u_param(0u)), a <= 0.0f); }
+
+//@op hardshrink
+fn op(a: C) -> R { return select(a, 0.0f, a >= -u_param(0u) && a <= u_param(0u)); }
+
+//@op softshrink
+fn op(a: C) -> R {
+  let l = u_param(0u);
+  if (a > l) { return a - l; }
+  if (a < -l) { return a + l; }
+  return select(0.0f, a, is_nan(a));
+}
+
+//@op softsign
+fn op(a: C) -> R { return a / (1.0f + abs(a)); }
+
+//@op tanhshrink
+fn op(a: C) -> R { return a - tanh_f(a); }
+
+//@op logsigmoid
+fn op(a: C) -> R { return -softplus_f(-a, 1.0f, 20.0f); }

@@ -20,3 +20,9 @@ def test_nn_more_goldens_on_webgpu(replay_on_webgpu, cases):
     finally:
         sys.path.remove(str(GOLDEN))
     replay_on_webgpu("replay.py", "golden:", ops)
+
+
+def test_nn_act_random_ops_on_webgpu(replay_on_webgpu):
+    """rrelu in training, the alpha and 3-D dropouts: distributions, seeding and gradients (nn_act_random.py).
+    cases_nn_act.py's goldens are replayed on WebGPU by test_boot.py's whole suite only (CI runs each case once)."""
+    replay_on_webgpu("nn_act_random.py", "nn_act random:")

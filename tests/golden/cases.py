@@ -296,6 +296,7 @@ import cases_creation  # noqa: E402,F401
 import cases_linalg  # noqa: E402,F401
 import cases_nn  # noqa: E402,F401
 import cases_nn_more  # noqa: E402,F401
+import cases_nn_act  # noqa: E402,F401
 import cases_reduce  # noqa: E402
 import cases_shape  # noqa: E402,F401
 import cases_tensorfns  # noqa: E402,F401

@@ -19,6 +19,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import nn_meta_more  # noqa: E402
+import nn_meta_act  # noqa: E402
 
 # expressions whose repr() must match
 REPRS = [
@@ -108,6 +109,7 @@ REPRS = [
     "nn.Linear(2, 2).load_state_dict({'weight': torch.ones(2, 2), 'foo': torch.ones(1)}, strict=False)",
     "nn.BatchNorm1d(2).load_state_dict({'weight': torch.ones(2)}, strict=False)",
     *nn_meta_more.REPRS,
+    *nn_meta_act.REPRS,
 ]
 
 # a module-building expression: its registered names are compared
@@ -137,6 +139,7 @@ STRUCTURE = [
     "nn.ParameterList([torch.ones(2), torch.zeros(3, 1)])",
     "nn.ParameterDict({'w': torch.ones(2), 'b': torch.zeros(1)})",
     *nn_meta_more.STRUCTURE,
+    *nn_meta_act.STRUCTURE,
 ]
 
 # (name, code): the code must raise; its exception type and message are recorded
@@ -314,6 +317,7 @@ ERRORS = [
      "float('inf')]); nn.utils.clip_grad_norm_([p], 1.0, error_if_nonfinite=True)"),
     ("Parameter of integers", "nn.Parameter(torch.ones(2, dtype=torch.long))"),
     *nn_meta_more.ERRORS,
+    *nn_meta_act.ERRORS,
 ]
 
 

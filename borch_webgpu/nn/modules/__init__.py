@@ -37,4 +37,12 @@ from .pooling_extra import FractionalMaxPool2d, FractionalMaxPool3d, MaxUnpool1d
 from .normalization_extra import CrossMapLRN2d, SyncBatchNorm
 from .adaptive import AdaptiveLogSoftmaxWithLoss, Container, NLLLoss2d
 
+# the remaining activations, RMSNorm, the alpha/3-D dropouts, ChannelShuffle, UpsamplingNearest2d/Bilinear2d
+from .activation_more import (CELU, GLU, Hardshrink, LogSigmoid, PReLU, RReLU, Softmin, Softshrink, Softsign,
+                              Tanhshrink, Threshold)
+from .channelshuffle import ChannelShuffle
+from .dropout import AlphaDropout, Dropout3d, FeatureAlphaDropout
+from .normalization import RMSNorm
+from .upsampling import UpsamplingBilinear2d, UpsamplingNearest2d
+
 __all__ = [name for name in dir() if not name.startswith("_") and name[0].isupper()]

@@ -233,3 +233,8 @@ class Softplus(Module):
 
     def extra_repr(self) -> str:
         return f"beta={self.beta}, threshold={self.threshold}"
+
+
+# the remaining activations, where PyTorch has them (torch.nn.modules.activation.PReLU): in activation_more.py
+from .activation_more import (CELU, GLU, Hardshrink, LogSigmoid, PReLU, RReLU, Softmin, Softshrink,  # noqa: E402,F401
+                              Softsign, Tanhshrink, Threshold)

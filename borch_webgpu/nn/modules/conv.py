@@ -227,15 +227,8 @@ class ConvTranspose1d(_ConvTransposeNd):
 
     def forward(self, input: Tensor, output_size=None) -> Tensor:
         op = self._output_padding(input, output_size, self.stride, self.padding, self.kernel_size, 1, self.dilation)
-        fn = getattr(F, "conv_transpose1d", None)
-        if fn is not None:
-            return fn(input, self.weight, self.bias, self.stride, self.padding, op, self.groups, self.dilation)
-        # as a 2-D transposed convolution over (N, C, 1, L)
-        batched = input.dim() == 3
-        x = (input if batched else input.unsqueeze(0)).unsqueeze(2)
-        y = F.conv_transpose2d(x, self.weight.unsqueeze(2), self.bias, (1, self.stride[0]), (0, self.padding[0]),
-                               (0, op[0]), self.groups, (1, self.dilation[0])).squeeze(2)
-        return y if batched else y.squeeze(0)
+        return F.conv_transpose1d(input, self.weight, self.bias, self.stride, self.padding, op, self.groups,
+                                  self.dilation)
 
 
 class ConvTranspose2d(_ConvTransposeNd):

@@ -9,7 +9,7 @@ from .. import functional as F, init
 from ..parameter import Parameter
 from .module import Module
 
-__all__ = ["LayerNorm", "GroupNorm", "LocalResponseNorm"]
+__all__ = ["LayerNorm", "GroupNorm", "LocalResponseNorm", "RMSNorm"]
 
 
 def _affine_parameters(module: Module, affine: bool, shape, bias: bool, device, dtype) -> None:
@@ -17,6 +17,16 @@ def _affine_parameters(module: Module, affine: bool, shape, bias: bool, device, 
     module.register_parameter("weight", Parameter(empty(shape, device=device, dtype=dtype)) if affine else None)
     module.register_parameter("bias", Parameter(empty(shape, device=device, dtype=dtype)) if affine and bias
                               else None)
+
+
+def _normalized_shape(module: Module, normalized_shape, eps, elementwise_affine: bool) -> None:
+    """LayerNorm's and RMSNorm's ``normalized_shape`` (a tuple; an int becomes one), ``eps`` and
+    ``elementwise_affine`` attributes."""
+    if isinstance(normalized_shape, numbers.Integral):
+        normalized_shape = (normalized_shape,)
+    module.normalized_shape = tuple(normalized_shape)
+    module.eps = eps
+    module.elementwise_affine = elementwise_affine
 
 
 def _reset_affine(module: Module) -> None:
@@ -43,11 +53,7 @@ class LayerNorm(Module):
     def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True, bias: bool = True,
                  device=None, dtype=None) -> None:
         super().__init__()
-        if isinstance(normalized_shape, numbers.Integral):
-            normalized_shape = (normalized_shape,)
-        self.normalized_shape = tuple(normalized_shape)
-        self.eps = eps
-        self.elementwise_affine = elementwise_affine
+        _normalized_shape(self, normalized_shape, eps, elementwise_affine)
         _affine_parameters(self, elementwise_affine, self.normalized_shape, bias, device, dtype)
         self.reset_parameters()
 
@@ -108,3 +114,39 @@ class LocalResponseNorm(Module):
 
     def extra_repr(self) -> str:
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+# ---- RMSNorm ------------------------------------------------------------------------------------------------
+class RMSNorm(Module):
+    """Root-mean-square normalisation over the trailing ``normalized_shape`` dims, times a learnt ``weight``
+    (ones at first) when ``elementwise_affine``; ``eps=None`` takes ``torch.finfo(input.dtype).eps``.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> m = torch.nn.RMSNorm(2)
+        >>> m
+        RMSNorm((2,), eps=None, elementwise_affine=True)
+        >>> m(torch.tensor([[3., 4.]]))
+        tensor([[0.8485, 1.1314]], grad_fn=<MulBackward0>)
+    """
+
+    def __init__(self, normalized_shape, eps: float | None = None, elementwise_affine: bool = True, device=None,
+                 dtype=None) -> None:
+        super().__init__()
+        _normalized_shape(self, normalized_shape, eps, elementwise_affine)
+        if elementwise_affine:
+            self.weight = Parameter(empty(self.normalized_shape, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.elementwise_affine:
+            init.ones_(self.weight)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self) -> str:
+        return "{normalized_shape}, eps={eps}, elementwise_affine={elementwise_affine}".format(**self.__dict__)

@@ -178,14 +178,7 @@ class AdaptiveMaxPool1d(_AdaptiveMaxPoolNd):
     """Max over windows chosen so that the output length is ``output_size``."""
 
     def forward(self, input: Tensor):
-        fn = getattr(F, "adaptive_max_pool1d", None)
-        if fn is not None:
-            return fn(input, self.output_size, self.return_indices)
-        # as a 2-D adaptive max pool over (N, C, 1, L)
-        out = F.adaptive_max_pool2d(input.unsqueeze(-2), (1, self.output_size), self.return_indices)
-        if self.return_indices:
-            return out[0].squeeze(-2), out[1].squeeze(-2)
-        return out.squeeze(-2)
+        return F.adaptive_max_pool1d(input, self.output_size, self.return_indices)
 
 
 class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):

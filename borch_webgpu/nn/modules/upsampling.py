@@ -1,11 +1,11 @@
-"""``Upsample`` (over ``F.interpolate``)."""
+"""``Upsample`` (over ``F.interpolate``) and the deprecated ``UpsamplingNearest2d`` / ``UpsamplingBilinear2d``."""
 from __future__ import annotations
 
 from ...tensor import Tensor
 from .. import functional as F
 from .module import Module
 
-__all__ = ["Upsample"]
+__all__ = ["Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"]
 
 
 class Upsample(Module):
@@ -32,3 +32,31 @@ class Upsample(Module):
     def extra_repr(self) -> str:
         info = "scale_factor=" + repr(self.scale_factor) if self.scale_factor is not None else "size=" + repr(self.size)
         return info + ", mode=" + repr(self.mode)
+
+
+class UpsamplingNearest2d(Upsample):
+    """Deprecated: ``Upsample(size, scale_factor, mode='nearest')`` for (N, C, H, W) inputs.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.nn.UpsamplingNearest2d(scale_factor=2)(torch.ones(1, 1, 1, 2)).shape
+        torch.Size([1, 1, 2, 4])
+    """
+
+    def __init__(self, size=None, scale_factor=None) -> None:
+        super().__init__(size, scale_factor, mode="nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    """Deprecated: ``Upsample(size, scale_factor, mode='bilinear', align_corners=True)`` for (N, C, H, W) inputs.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.nn.UpsamplingBilinear2d(size=(1, 3))(torch.tensor([[[[0., 1.]]]]))
+        tensor([[[[0.0000, 0.5000, 1.0000]]]])
+    """
+
+    def __init__(self, size=None, scale_factor=None) -> None:
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
