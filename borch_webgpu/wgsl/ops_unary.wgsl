@@ -246,3 +246,82 @@ fn op(a: C) -> R { return pow_f(u_param(0u), a); }
 //@op ipow_scalar
 // integer a ** n (n: the parameter word read as an i32)
 fn op(a: C) -> R { return ipow(a, bitcast<i32>(u_param(0u))); }
+
+// ---- special functions (ops/special.py) -----------------------------------------------------------
+//@op acosh
+fn op(a: C) -> R {
+  if (is_nan(a) || a < 1.0f) { return select(f32_nan(), a, is_nan(a)); }
+  if (a > 1e8f) { return log_f(a) + 0.6931471805599453f; }
+  let t = a - 1.0f;
+  return log1p_f(t + sqrt(2.0f * t + t * t));
+}
+
+//@op asinh
+fn op(a: C) -> R {
+  if (is_nan(a) || is_inf(a) || a == 0.0f) { return a; }
+  let x = abs(a);
+  var r: f32;
+  if (x > 1e8f) {
+    r = log_f(x) + 0.6931471805599453f;
+  } else {
+    let x2 = x * x;
+    r = log1p_f(x + x2 / (1.0f + sqrt(1.0f + x2)));
+  }
+  return copysign_f(r, a);
+}
+
+//@op atanh
+fn op(a: C) -> R {
+  if (is_nan(a) || a == 0.0f) { return a; }
+  let x = abs(a);
+  if (x > 1.0f) { return f32_nan(); }
+  if (x == 1.0f) { return copysign_f(f32_inf(), a); }
+  return copysign_f(0.5f * log1p_f(2.0f * x / (1.0f - x)), a);
+}
+
+//@op erfc
+fn op(a: C) -> R { return erfc_f(a); }
+
+//@op erfinv
+fn op(a: C) -> R { return erfinv_f(a); }
+
+//@op lgamma
+fn op(a: C) -> R { return lgamma_f(a); }
+
+//@op digamma
+fn op(a: C) -> R { return digamma_f(a); }
+
+//@op polygamma
+// polygamma(n, a), n = u_param(0u) >= 1: (-1)^(n+1) n! zeta(n+1, a)
+fn op(a: C) -> R {
+  let n = u_param(0u);
+  if (is_nan(a)) { return a; }
+  if (a == f32_inf()) { return 0.0f; }
+  if (a <= 0.0f && floor(a) == a) { return f32_inf(); }
+  var fact = 1.0f;
+  for (var k = 2.0f; k <= n; k = k + 1.0f) { fact = fact * k; }
+  let z = hurwitz_zeta_f(n + 1.0f, a);
+  return select(-1.0f, 1.0f, (i32(n) & 1) == 1) * fact * z;
+}
+
+//@op i0
+fn op(a: C) -> R { return bessel_i0_f(a); }
+
+//@op i1
+fn op(a: C) -> R { return bessel_i1_f(a); }
+
+//@op signbit
+fn op(a: C) -> R { return R(neg_bit(f32(a))); }
+
+//@op frexp_mantissa
+// a = mantissa * 2^exponent with 0.5 <= |mantissa| < 1; zeros, infinities and NaN are returned as they are
+fn op(a: C) -> R {
+  if (a == 0.0f || !is_finite(a)) { return a; }
+  return frexp(a).fract;
+}
+
+//@op frexp_exponent
+fn op(a: C) -> R {
+  if (a == 0.0f || !is_finite(a)) { return R(0); }
+  return R(frexp(a).exp);
+}
