@@ -100,6 +100,13 @@ def _int_only(name: str, args) -> _dtype.dtype:
     return d
 
 
+def _float_binary(op: OpDef, input, other, out) -> Tensor:
+    """The float-only binary ops of two tensors (PyTorch's TypeError for a number, NotImplementedError for ints)."""
+    _tensors_only(op.name, input, other)
+    _float_only(op.name, [input, other])
+    return ew(op, input, other, out=out)
+
+
 def hypot(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     """``sqrt(input ** 2 + other ** 2)`` without overflow or underflow of the squares.
 
@@ -108,9 +115,7 @@ def hypot(input: Tensor, other: Tensor, *, out=None) -> Tensor:
         >>> torch.hypot(torch.tensor([3.0, 1e30]), torch.tensor([4.0, 1e30]))
         tensor([5.0000e+00, 1.4142e+30])
     """
-    _tensors_only("hypot", input, other)
-    _float_only("hypot", [input, other])
-    return ew(HYPOT, input, other, out=out)
+    return _float_binary(HYPOT, input, other, out)
 
 
 def logaddexp(input: Tensor, other: Tensor, *, out=None) -> Tensor:
@@ -121,9 +126,7 @@ def logaddexp(input: Tensor, other: Tensor, *, out=None) -> Tensor:
         >>> torch.logaddexp(torch.tensor([1.0, 1000.0]), torch.tensor([2.0, 1000.0]))
         tensor([   2.3133, 1000.6932])
     """
-    _tensors_only("logaddexp", input, other)
-    _float_only("logaddexp", [input, other])
-    return ew(LOGADDEXP, input, other, out=out)
+    return _float_binary(LOGADDEXP, input, other, out)
 
 
 def logaddexp2(input: Tensor, other: Tensor, *, out=None) -> Tensor:
@@ -134,9 +137,7 @@ def logaddexp2(input: Tensor, other: Tensor, *, out=None) -> Tensor:
         >>> torch.logaddexp2(torch.tensor([1.0, 3.0]), torch.tensor([1.0, 2.0]))
         tensor([2.0000, 3.5850])
     """
-    _tensors_only("logaddexp2", input, other)
-    _float_only("logaddexp2", [input, other])
-    return ew(LOGADDEXP2, input, other, out=out)
+    return _float_binary(LOGADDEXP2, input, other, out)
 
 
 def copysign(input: Tensor, other, *, out=None) -> Tensor:
@@ -160,9 +161,7 @@ def nextafter(input: Tensor, other: Tensor, *, out=None) -> Tensor:
         >>> torch.nextafter(torch.tensor([1.0, 1.0]), torch.tensor([2.0, 0.0])) - 1
         tensor([ 1.1921e-07, -5.9605e-08])
     """
-    _tensors_only("nextafter", input, other)
-    _float_only("nextafter", [input, other])
-    return ew(NEXTAFTER, input, other, out=out)
+    return _float_binary(NEXTAFTER, input, other, out)
 
 
 def xlogy(input, other, *, out=None) -> Tensor:

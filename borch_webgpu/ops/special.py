@@ -394,6 +394,13 @@ def signbit(input: Tensor, *, out=None) -> Tensor:
     return _kernel("signbit", input, out)
 
 
+def _is_inf_of(input: Tensor, value: float, out) -> Tensor:
+    _check("isposinf" if value > 0 else "isneginf", input)
+    if not input.dtype.is_floating_point:
+        return _out(input != input, out)   # all False: integers are finite
+    return _out(input == value, out)
+
+
 def isposinf(input: Tensor, *, out=None) -> Tensor:
     """True where the element is +inf.
 
@@ -402,10 +409,7 @@ def isposinf(input: Tensor, *, out=None) -> Tensor:
         >>> torch.isposinf(torch.tensor([-float('inf'), float('inf'), 1.0]))
         tensor([False,  True, False])
     """
-    _check("isposinf", input)
-    if not input.dtype.is_floating_point:
-        return _out(input != input, out)
-    return _out(input == math.inf, out)
+    return _is_inf_of(input, math.inf, out)
 
 
 def isneginf(input: Tensor, *, out=None) -> Tensor:
@@ -416,10 +420,7 @@ def isneginf(input: Tensor, *, out=None) -> Tensor:
         >>> torch.isneginf(torch.tensor([-float('inf'), float('inf'), 1.0]))
         tensor([ True, False, False])
     """
-    _check("isneginf", input)
-    if not input.dtype.is_floating_point:
-        return _out(input != input, out)
-    return _out(input == -math.inf, out)
+    return _is_inf_of(input, -math.inf, out)
 
 
 def isreal(input: Tensor) -> Tensor:
