@@ -7,12 +7,14 @@ from ..tensor import Tensor
 from ._registry import OpDef, api, register
 from .elementwise import _out, where
 from .linalg import addmm, dot
+from .unary import _tname
 
 __all__ = ["addcmul", "addcdiv", "addmv", "addr", "addbmm", "inner", "vdot", "dist", "renorm"]
 
 for _n, _doc, _tol in (("addcmul", "input + value * tensor1 * tensor2", (1e-6, 1e-6)),
                        ("addcdiv", "input + value * tensor1 / tensor2", (2e-6, 1e-6)),
-                       ("addmv", "addmm with a column", (1e-5, 1e-5)), ("addr", "addmm of an outer product", (1e-6, 1e-6)),
+                       ("addmv", "addmm with a column", (1e-5, 1e-5)),
+                       ("addr", "addmm of an outer product", (1e-6, 1e-6)),
                        ("addbmm", "one addmm over the batch laid side by side", (1e-5, 1e-5)),
                        ("inner", "tensordot over the last dims", (1e-5, 1e-5)), ("vdot", "dot", (1e-5, 1e-5)),
                        ("dist", "norm of the difference", (1e-5, 1e-5)),
@@ -35,6 +37,8 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1, out=Non
         tensor([5.0000, 9.5000])
     """
     _need("addcmul", input=input, tensor1=tensor1, tensor2=tensor2)
+    if not any(t.dtype.is_floating_point for t in (input, tensor1, tensor2)):
+        value = int(value)  # PyTorch casts value to the integer result dtype
     prod = tensor1 * tensor2 if value == 1 else value * tensor1 * tensor2
     return _out(input + prod, out)
 
@@ -159,6 +163,10 @@ def dist(input: Tensor, other: Tensor, p=2) -> Tensor:
         tensor(5.)
     """
     _need("dist", input=input, other=other)
+    for t in (input, other):
+        if not t.dtype.is_floating_point:
+            raise RuntimeError("norm(): input dtype should be either floating point or complex. Got "
+                               f"{_tname(t.dtype)} instead.")
     return (input - other).norm(p)
 
 
@@ -172,6 +180,9 @@ def renorm(input: Tensor, p, dim: int, maxnorm, *, out=None) -> Tensor:
                 [0.3000, 0.4000]])
     """
     _need("renorm", input=input)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                           + _tname(input.dtype))
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
     if maxnorm < 0:

@@ -84,6 +84,7 @@ golden("mvlgamma")(lambda: [
     case("Tensor.mvlgamma_", uniform((4,), 2.0, 6.0), 2, id="in-place"),
     case("mvlgamma", uniform((3, 4), 2.0, 6.0), 2, id="grad", grad=True),
     case("mvlgamma", uniform((3,), 2.0, 6.0), 0, id="p=0 raises"),
+    case("mvlgamma", ints((4,), 1, 6), 1, id="int64 to float"),
 ])
 golden("sinc")(lambda: _unary("sinc", -4.0, 4.0, special=np.array([0.0, -0.0, 1.0, -2.0, 0.5, 1e-4, np.inf, np.nan], F),
                               extra=[case("sinc", np.array([0.0, 1.0, -0.5, 1e-3], F), id="grad at 0", grad=True)]))
@@ -155,7 +156,8 @@ golden("xlogy")(lambda: _binary("xlogy", 0.0, 3.0, extra=[
          id="zeros and NaN"),
     case("xlogy", 2.0, uniform((4,), 0.1, 3.0), id="scalar self"),
     case("xlogy", uniform((4,), 0.1, 3.0), 3, id="scalar other"),
-    case("xlogy", np.array([0.0, 1.5, 0.0, 2.0], F), np.array([2.0, 0.5, 1.0, 3.0], F), id="grad at x = 0", grad=True)]))
+    case("xlogy", np.array([0.0, 1.5, 0.0, 2.0], F), np.array([2.0, 0.5, 1.0, 3.0], F), id="grad at x = 0",
+         grad=True)]))
 golden("heaviside")(lambda: [
     case("heaviside", np.array([-1.5, 0.0, -0.0, 2.0, np.nan, np.inf], F), np.array([0.5], F), id="float"),
     case("heaviside", uniform((3, 1)), uniform((1, 4)), id="broadcast"),
@@ -265,6 +267,7 @@ golden("addcmul")(lambda: [
     case("addcmul", uniform((3, 4)), uniform((3, 4)), uniform((3, 4)), id="same shape"),
     case("addcmul", uniform((4,)), uniform((3, 1)), uniform((1, 4)), value=0.5, id="broadcast value"),
     case("addcmul", ints((3,)), ints((3,)), ints((3,)), value=2, id="int64"),
+    case("addcmul", ints((3,)), ints((3,)), ints((3,)), value=1.5, id="int64, float value truncated"),
     case("Tensor.addcmul", uniform((3,)), uniform((3,)), uniform((3,)), value=-2.0, id="method"),
     case("Tensor.addcmul_", uniform((2, 3)), uniform((3,)), uniform((2, 3)), value=3.0, id="in-place"),
     case("addcmul", uniform((3, 4)), uniform((3, 1)), uniform((4,)), value=0.25, id="grad", grad=True),
@@ -328,6 +331,7 @@ golden("dist")(lambda: [
     case("Tensor.dist", uniform((3,)), uniform((3,)), id="method"),
     case("dist", uniform((3, 4)), uniform((3, 4)), id="grad", grad=True),
     case("dist", uniform((3, 4)), uniform((4,)), 1, id="grad p=1", grad=True),
+    case("dist", ints((3,)), ints((3,)), id="int64 raises"),
 ])
 golden("renorm")(lambda: [
     case("renorm", uniform((3, 4)), 2, 0, 1.0, id="rows"),
@@ -339,6 +343,7 @@ golden("renorm")(lambda: [
     case("renorm", uniform((3, 4)), 2, 0, 1.0, id="grad", grad=True),
     case("renorm", uniform((3, 4)), 2, 0, -1.0, id="negative maxnorm raises"),
     case("renorm", uniform((3, 4)), 0, 0, 1.0, id="p=0 raises"),
+    case("renorm", ints((3, 4)), 2, 0, 1.0, id="int64 raises"),
 ])
 OPS = sorted({"acosh", "asinh", "atanh", "erfc", "erfinv", "lgamma", "digamma", "polygamma", "i0", "signbit",
               "frexp", "mvlgamma", "sinc", "logit", "deg2rad", "rad2deg", "sgn", "positive", "isposinf", "isneginf",
