@@ -289,7 +289,7 @@ fn erfc_f(a: f32) -> f32 {
   let t = 1.0f / (1.0f + 0.5f * z);
   let p = -z * z - 1.26551223f + t * (1.00002368f + t * (0.37409196f + t * (0.09678418f + t * (-0.18628806f
           + t * (0.27886807f + t * (-1.13520398f + t * (1.48851587f + t * (-0.82215223f + t * 0.17087277f))))))));
-  let r = select(t * exp(p), 0.0f, z > 10.05f);
+  let r = select(t * exp_reduced(p), 0.0f, z > 10.05f);
   return select(r, 2.0f - r, a < 0.0f);
 }
 fn op(a: C) -> R { return erfc_f(a); }
@@ -419,11 +419,11 @@ fn bessel_i0_f(a: f32) -> f32 {
     return 1.0f + t * (3.5156229f + t * (3.0899424f + t * (1.2067492f + t * (0.2659732f + t * (0.0360768f
            + t * 0.0045813f)))));
   }
-  if (x > 88.0f) { return f32_inf(); }
+  if (x > 88.72283f) { return f32_inf(); }  // exp(x) overflows, as in PyTorch's exp(x) * poly / sqrt(x)
   let t = 3.75f / x;
   let p = 0.39894228f + t * (0.01328592f + t * (0.00225319f + t * (-0.00157565f + t * (0.00916281f + t * (-0.02057706f
           + t * (0.02635537f + t * (-0.01647633f + t * 0.00392377f)))))));
-  return p * (exp(x * 0.5f) / sqrt(x)) * exp(x * 0.5f);
+  return (p / sqrt(x)) * exp_reduced(x);
 }
 fn op(a: C) -> R { return bessel_i0_f(a); }
 
@@ -436,13 +436,13 @@ fn bessel_i1_f(a: f32) -> f32 {
     let t = (x / 3.75f) * (x / 3.75f);
     r = x * (0.5f + t * (0.87890594f + t * (0.51498869f + t * (0.15084934f + t * (0.02658733f + t * (0.00301532f
         + t * 0.00032411f))))));
-  } else if (x > 88.0f) {
+  } else if (x > 88.72283f) {
     r = f32_inf();
   } else {
     let t = 3.75f / x;
     let p = 0.39894228f + t * (-0.03988024f + t * (-0.00362018f + t * (0.00163801f + t * (-0.01031555f
             + t * (0.02282967f + t * (-0.02895312f + t * (0.01787654f - t * 0.00420059f)))))));
-    r = p * (exp(x * 0.5f) / sqrt(x)) * exp(x * 0.5f);
+    r = (p / sqrt(x)) * exp_reduced(x);
   }
   return copysign_f(r, a);
 }

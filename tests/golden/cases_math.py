@@ -34,23 +34,35 @@ def _unary(fn, lo, hi, *, special=SPEC, grad=True, method=True, inplace=True, dt
     return out + list(extra)
 
 
+def _wide(fn, lo, hi):
+    """256 values across the domain: the kernel's approximation everywhere, not only at a few points."""
+    return case(fn, uniform((256,), lo, hi), id=f"wide range [{lo}, {hi})")
+
+
 golden("acosh")(lambda: _unary("acosh", 1.0, 50.0, grad_lo=1.05, extra=[
+    _wide("acosh", 1.0, 1000000.0),
     case("acosh", np.array([1.0, 1.0000001, 1e10, 3e38, 0.999, -1.0], F), id="edges"),
     case("arccosh", uniform((5,), 1.0, 4.0), id="alias"),
     case("Tensor.arccosh_", uniform((5,), 1.0, 4.0), id="alias in-place")]))
 golden("asinh")(lambda: _unary("asinh", -20.0, 20.0, extra=[
+    _wide("asinh", -10000.0, 10000.0),
     case("asinh", np.array([1e-8, -1e-20, 1e10, -3e38, 1e-3], F), id="edges"),
     case("arcsinh", uniform((5,), -4.0, 4.0), id="alias")]))
 golden("atanh")(lambda: _unary("atanh", -0.99, 0.99, extra=[
+    _wide("atanh", -0.99999, 0.99999),
     case("atanh", np.array([1e-8, -0.9999, 0.9999999, 1.5], F), id="edges"),
     case("arctanh", uniform((5,), -0.9, 0.9), id="alias")]))
 golden("erfc")(lambda: _unary("erfc", -4.0, 9.0, extra=[
+    _wide("erfc", -5.0, 10.0),
     case("erfc", np.array([0.3, 0.49, 0.51, 2.0, 5.0, 8.0, 9.0, -6.0], F), id="tails")]))
 golden("erfinv")(lambda: _unary("erfinv", -0.999, 0.999, grad_lo=-0.9, extra=[
+    _wide("erfinv", -0.99999, 0.99999),
     case("erfinv", np.array([1e-6, -0.5, 0.9, 0.99, 0.9999, -0.999999], F), id="tails")]))
 golden("lgamma")(lambda: _unary("lgamma", -6.0, 30.0, grad_lo=0.2, extra=[
+    _wide("lgamma", -20.0, 40.0),
     case("lgamma", np.array([1.0, 2.0, 0.1, 1e-5, 100.0, 1e6, -0.5, -2.5, -3.0], F), id="edges")]))
 golden("digamma")(lambda: _unary("digamma", 0.05, 30.0, extra=[
+    _wide("digamma", -10.0, 50.0),
     case("digamma", np.array([1.0, 1.4616321, 2.0, 0.01, 1000.0, -0.5, -2.25, -3.0, -0.0], F), id="edges"),
     case("digamma", uniform((6,), -5.0, -0.1), id="negative")]))
 golden("polygamma")(lambda: [
@@ -63,9 +75,13 @@ golden("polygamma")(lambda: [
     case("Tensor.polygamma", uniform((3, 4), 0.5, 5.0), 2, id="method"),
     case("Tensor.polygamma_", uniform((3, 4), 0.5, 5.0), 1, id="in-place"),
     case("polygamma", 1, uniform((3, 4), 0.5, 5.0), id="grad", grad=True),
+    case("polygamma", 1, uniform((256,), 0.01, 100.0), id="wide range"),
+    case("polygamma", 4, uniform((256,), 0.05, 30.0), id="wide range n=4"),
     case("polygamma", -1, uniform((3,), 0.5, 5.0), id="negative n"),
 ])
 golden("i0")(lambda: _unary("i0", -12.0, 12.0, extra=[
+    case("i0", np.array([88.5, -88.7, 88.8, 30.0], F), id="near overflow"),
+    _wide("i0", -80.0, 80.0),
     case("i0", np.array([3.7, 3.8, 50.0, -80.0, 1e-4], F), id="edges"),
     case("i0", np.array([0.0, -0.5, 3.7, 3.8, 20.0], F), id="grad at 0 and the seam", grad=True)]))
 golden("signbit")(lambda: _unary("signbit", -3.0, 3.0, grad=False, inplace=False, dtypes=("int64", "int32", "bool")))
