@@ -200,7 +200,7 @@ fn op(a: C, b: C) -> R {
   if (is_nan(x) || is_nan(y)) { return f32_nan(); }
   let m = max(x, y);
   if (m == 0.0f) { return 0.0f; }
-  let s = min(x, y) / m;
+  let s = div_f(min(x, y), m);  // GPUs divide by multiplying with 1/m, which flushes for m > 2^126
   return m * sqrt(1.0f + s * s);
 }
 

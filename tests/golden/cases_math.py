@@ -149,7 +149,8 @@ def _binary(fn, lo=-3.0, hi=3.0, *, grad=True, inplace=True, method=True, int_pr
 
 
 golden("hypot")(lambda: _binary("hypot", extra=[
-    case("hypot", np.array([1e30, 1e-30, 3e38, 0.0], F), np.array([1e30, 1e-30, 3e38, 0.0], F), id="no overflow"),
+    case("hypot", np.array([1e30, 1e-30, 3e38, 0.0, 1e38, 2e38], F), np.array([1e30, 1e-30, 3e38, 0.0, 1e38, 1.0], F),
+         id="no overflow"),
     case("hypot", uniform((3,)), 2.0, id="scalar raises")]))
 golden("logaddexp")(lambda: _binary("logaddexp", -50.0, 50.0, inplace=False, extra=[
     case("logaddexp", np.array([1000.0, -1000.0, 0.0, -np.inf], F), np.array([1000.0, -1000.0, 80.0, 1.0], F),
