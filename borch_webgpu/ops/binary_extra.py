@@ -10,7 +10,7 @@ import numpy as np
 from .. import _dtype
 from ..tensor import Tensor
 from ._registry import OpDef, api, register
-from .elementwise import (_binop, _reg, _tensors_only, _tg, ew, floor_divide, mul, operands, pow,
+from .elementwise import (_Meta, _binop, _reg, _tensors_only, _tg, ew, floor_divide, mul, operands, pow,
                           promote, where)
 from .special import torch_inplace
 from .unary import _tname, logical_not
@@ -93,9 +93,12 @@ def _float_only(name: str, args) -> None:
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_tname(d)}'")
 
 
-def _int_only(name: str, args) -> _dtype.dtype:
+def _int_only(name: str, args, out=None) -> _dtype.dtype:
     d = promote(args)
     if d.is_floating_point:
+        if out is not None and not out.dtype.is_floating_point:  # x.bitwise_and_(float): PyTorch checks the cast first
+            from .memory import _check_result
+            _check_result(name + "_", out, _Meta(out._shape, d))
         raise NotImplementedError(f"\"{name}_cpu\" not implemented for '{_tname(d)}'")
     return d
 
@@ -292,7 +295,7 @@ def _bitwise(name: str, sym: str):
 
     def f(input, other, *, out=None) -> Tensor:
         args, _ = operands(f"bitwise_{name}", (input, other))
-        _int_only(f"bitwise_{name}", args)
+        _int_only(f"bitwise_{name}", args, out)
         return ew(op, *args, out=out)
     f.__name__ = f.__qualname__ = f"bitwise_{name}"
     return f

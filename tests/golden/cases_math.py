@@ -233,7 +233,8 @@ for _n, _sym in (("and", "__and__"), ("or", "__or__"), ("xor", "__xor__")):
         case(f"Tensor.__i{_sym[2:]}", ints((3,)), ints((3,)), id="in-place operator"),
         case(f"Tensor.{_sym}", bools((3,)), bools((3,)), id="operator on bool"),
         case(f"Tensor.{_sym}", uniform((3,)), uniform((3,)), id="operator on float raises"),
-        case(f"bitwise_{_n}", ints((3,)), 1.5, id="float scalar raises")]))
+        case(f"bitwise_{_n}", ints((3,)), 1.5, id="float scalar raises"),
+        case(f"Tensor.bitwise_{_n}_", ints((3,)), uniform((3,)), id="in-place with a float other raises")]))
 golden("bitwise_not")(lambda: [
     case("bitwise_not", ints((7,), -100, 100), id="int64"),
     case("bitwise_not", np.array([0, -1, 2**31 - 1, -2**31], dtype="int32"), id="int32 extremes"),
