@@ -24,7 +24,7 @@ __all__ = ["FUNCTIONS", "OP_MODULES", "tracing"]
 
 # the modules whose records make up torch.* and Tensor's methods, bottom to top
 OP_MODULES = ("autograd.graph", "autograd.engine", "ops.creation", "ops.memory", "ops.views", "ops.elementwise",
-              "ops.unary", "ops._inplace", "ops.reduce", "ops.shape", "ops.indexing", "ops.subscript", "ops.linalg", "ops._einsum",
+              "ops.unary", "ops.special", "ops.binary_extra", "ops._inplace", "ops.reduce", "ops.shape", "ops.indexing", "ops.subscript", "ops.linalg", "ops.fused_extra", "ops._einsum",
               "ops.scan_sort", "ops.diag", "ops.combine", "ops.search", "ops.unique", "ops.index_extra",
               "ops.scatter_reduce", "ops.reduce_extra", "ops.extremes", "ops._linalg_solve", "ops._linalg_legacy", "ops._linalg_householder",
               "ops.random", "ops.compare", "ops.type_queries", "ops._nn_distance",

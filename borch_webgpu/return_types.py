@@ -15,7 +15,7 @@ Example::
 """
 from __future__ import annotations
 
-from .ops._return_types import (aminmax, cummax, cummin, kthvalue, max, median, min, mode,  # noqa: A004
-                                sort, topk)
+from .ops._return_types import (aminmax, cummax, cummin, frexp, kthvalue, max, median, min,  # noqa: A004
+                                mode, sort, topk)
 
-__all__ = ["max", "min", "median", "mode", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin"]
+__all__ = ["max", "min", "median", "mode", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin", "frexp"]

@@ -66,6 +66,7 @@ kthvalue = _structseq("kthvalue", ("values", "indices"))
 aminmax = _structseq("aminmax", ("min", "max"))
 cummax = _structseq("cummax", ("values", "indices"))
 cummin = _structseq("cummin", ("values", "indices"))
+frexp = _structseq("frexp", ("mantissa", "exponent"))
 # torch.linalg's results
 linalg_inv_ex = _structseq("linalg_inv_ex", ("inverse", "info"))
 linalg_cholesky_ex = _structseq("linalg_cholesky_ex", ("L", "info"))

@@ -674,19 +674,6 @@ def _binop(fn, reflected=False):
     return f
 
 
-def _bool_or_int(logical, bitwise_msg):
-    def f(self, other):
-        if not isinstance(other, (Tensor, numbers.Number, np.generic)):
-            return NotImplemented
-        dt = self.dtype if isinstance(self, Tensor) else other.dtype
-        odt = other.dtype if isinstance(other, Tensor) else None
-        if dt.name == "bool" and (odt is None or odt.name == "bool"):
-            return logical(self, other)
-        raise TypeError(f"{bitwise_msg}: bitwise operations on integer tensors are not implemented; "
-                        "use logical_and/logical_or/logical_xor on bool tensors")
-    return f
-
-
 api("add", add, inplace=True)
 api("sub", sub, inplace=True, aliases=("subtract",))
 api("mul", mul, inplace=True, aliases=("multiply",))
@@ -716,6 +703,4 @@ for _d, _f in (("add", add), ("sub", sub), ("mul", mul), ("truediv", div), ("flo
     api(f"__i{_d}__", _f, writes_self=True)
 for _d, _f in (("eq", eq), ("ne", ne), ("lt", lt), ("le", le), ("gt", gt), ("ge", ge)):
     api(f"__{_d}__", method=_binop(_f))
-for _d, _f, _sym in (("and", logical_and, "&"), ("or", logical_or, "|"), ("xor", logical_xor, "^")):
-    api(f"__{_d}__", method=_bool_or_int(_f, _sym), aliases=(f"__r{_d}__",))
-    api(f"__i{_d}__", _bool_or_int(_f, _sym), writes_self=True)
+# & | ^ << >> and their reflected and in-place forms: ops/binary_extra.py (the bitwise ops)

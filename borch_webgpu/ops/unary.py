@@ -403,13 +403,6 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     return ew(UNARY["hardsigmoid"], input)
 
 
-def _invert(self):
-    """``~x``: logical not of a bool tensor (other dtypes raise: there are no bitwise kernels)."""
-    if self.dtype.name == "bool":
-        return logical_not(self)
-    raise TypeError("~ (bitwise not) is only implemented for bool tensors here; use logical_not")
-
-
 def clamp_min(input: Tensor, min, *, out=None) -> Tensor:  # noqa: A002 - torch's name
     """``clamp(input, min=min)``: elements below ``min`` (a number or a tensor) become ``min``.
 
@@ -455,7 +448,19 @@ api("atan", atan, inplace=True, aliases=("arctan",))
 api("trunc", trunc, inplace=True, aliases=("fix",))
 methods(("isnan", isnan), ("isinf", isinf), ("isfinite", isfinite))
 api("round", round, method=_round_method)
-api("round_", method=_round_)
+def round_(input: Tensor, *, decimals: int = 0) -> Tensor:
+    """In-place ``torch.round``: the result is written into ``input``, which is returned.
+
+    Example::
+
+        >>> x = torch.tensor([0.5, 1.5, 2.25])
+        >>> torch.round_(x)
+        tensor([0., 2., 2.])
+    """
+    return _round_(input, decimals)
+
+
+api("round_", round_, method=_round_)
 api("relu", relu, method=lambda self: relu(self), inplace=True)
 api("nan_to_num", nan_to_num, inplace=True)
 api("clamp", clamp, inplace=True, aliases=("clip",))
@@ -464,5 +469,4 @@ api("clamp_max", clamp_max, inplace=True)
 api("__neg__", method=neg)
 api("__pos__", method=lambda self: self)
 api("__abs__", method=abs)
-api("__invert__", method=_invert, aliases=("bitwise_not",))
 api("selu", selu, tensor=False)

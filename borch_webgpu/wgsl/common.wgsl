@@ -340,3 +340,10 @@ fn ipow(a: i32, n: i32) -> i32 {
   }
   return r;
 }
+// exp(x) for |x| < 88.7 as 2^k exp(r), |r| <= ln2 / 2: WGSL lets the builtin's error grow with |x| (3 + 2|x|
+// ulp), so it only sees the small remainder (i0, i1 and erfc's tail)
+fn exp_reduced(x: f32) -> f32 {
+  let k = round(x * 1.4426950408889634f);
+  let r = (x - k * 0.693145751953125f) - k * 1.4286068203094172e-06f;
+  return ldexp(exp(r), i32(k));
+}

@@ -189,3 +189,91 @@ fn op(a: C, lo: C, hi: C) -> R {
   if (is_nan(f32(hi))) { return hi; }
   return min(max(a, lo), hi);
 }
+
+// ---- more math (ops/binary_extra.py) ----------------------------------------------------------------
+//@op hypot
+// scaled by the larger magnitude, so that neither overflow nor underflow of the squares changes the result
+fn op(a: C, b: C) -> R {
+  let x = abs(a);
+  let y = abs(b);
+  if (is_inf(x) || is_inf(y)) { return f32_inf(); }
+  if (is_nan(x) || is_nan(y)) { return f32_nan(); }
+  let m = max(x, y);
+  if (m == 0.0f) { return 0.0f; }
+  let s = div_f(min(x, y), m);  // GPUs divide by multiplying with 1/m, which flushes for m > 2^126
+  return m * sqrt(1.0f + s * s);
+}
+
+//@op logaddexp
+fn op(a: C, b: C) -> R {
+  if (is_nan(a) || is_nan(b)) { return f32_nan(); }
+  if (is_inf(a) && a == b) { return a; }
+  let m = max(a, b);
+  return m + log1p_f(exp(-abs(a - b)));
+}
+
+//@op logaddexp2
+fn op(a: C, b: C) -> R {
+  if (is_nan(a) || is_nan(b)) { return f32_nan(); }
+  if (is_inf(a) && a == b) { return a; }
+  let m = max(a, b);
+  return m + log1p_f(exp2(-abs(a - b))) * 1.4426950408889634f;
+}
+
+//@op copysign
+fn op(a: C, b: C) -> R { return copysign_f(a, b); }
+
+//@op nextafter
+// the next float32 after a in the direction of b (bit arithmetic, as C's nextafterf)
+fn op(a: C, b: C) -> R {
+  if (is_nan(a) || is_nan(b)) { return f32_nan(); }
+  if (a == b) { return b; }
+  if (a == 0.0f) { return bitcast<f32>(select(1u, 0x80000001u, b < 0.0f)); }
+  let u = bitcast<u32>(a);
+  let away = (a < b) == (a > 0.0f);
+  return bitcast<f32>(select(u - 1u, u + 1u, away));
+}
+
+//@op xlogy
+// 0 where a is 0 (unless b is NaN)
+fn op(a: C, b: C) -> R {
+  if (is_nan(b)) { return b; }
+  if (a == 0.0f) { return 0.0f; }
+  return a * log_f(b);
+}
+
+//@op bitwise_and
+fn op(a: C, b: C) -> R { return a & b; }
+
+//@op bitwise_or
+fn op(a: C, b: C) -> R { return a | b; }
+
+//@op bitwise_xor
+fn op(a: C, b: C) -> R { return a ^ b; }
+
+//@op bitwise_left_shift
+// int32 wraps; shifts below 0 or past 31 give 0, as in PyTorch
+fn op(a: C, b: C) -> R {
+  if (b < C(0) || b > C(31)) { return R(0); }
+  return R(a << u32(b));
+}
+
+//@op bitwise_right_shift
+// arithmetic: shifts below 0 or past 31 give 0 or -1 (the sign), as in PyTorch
+fn op(a: C, b: C) -> R {
+  if (b < C(0) || b > C(31)) { return R(a >> 31u); }
+  return R(a >> u32(b));
+}
+
+//@op gcd
+fn op(a: C, b: C) -> R {
+  var x = abs(a);
+  var y = abs(b);
+  loop {
+    if (y == C(0)) { break; }
+    let t = x % y;
+    x = y;
+    y = t;
+  }
+  return x;
+}

@@ -294,6 +294,7 @@ import cases_binary  # noqa: E402
 import cases_compare  # noqa: E402,F401
 import cases_creation  # noqa: E402,F401
 import cases_linalg  # noqa: E402,F401
+import cases_math  # noqa: E402,F401
 import cases_nn  # noqa: E402,F401
 import cases_nn_more  # noqa: E402,F401
 import cases_nn_act  # noqa: E402,F401

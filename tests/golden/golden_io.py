@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-NP = {"float32": np.float32, "int64": np.int64, "int32": np.int32, "bool": np.bool_, "float16": np.float16}
+NP = {"float32": np.float32, "int64": np.int64, "int32": np.int32, "bool": np.bool_, "float16": np.float16,
+      "float64": np.float64}  # float64: results only (float_power); inputs are the other dtypes
 STORE_LIMIT = 4096      # outputs with more elements keep only a sample
 SAMPLE = 256
 

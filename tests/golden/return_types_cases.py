@@ -30,6 +30,8 @@ REPRS = [
     "torch.tensor([[3, 1, 2], [0, 5, -1]]).cummin(1)",
     "torch.tensor([1., 3., 2.], requires_grad=True).cummin(0)",
     "torch.return_types.aminmax((torch.zeros(1), torch.ones(1)))",
+    "torch.frexp(torch.tensor([8., -3.5, 0.]))",
+    "torch.tensor([[1.5, -0.25], [1e10, 3.]], requires_grad=True).frexp()",
 ]
 
 ERRORS: list[tuple] = [
@@ -39,6 +41,7 @@ ERRORS: list[tuple] = [
     ("field cannot be deleted", "r = torch.tensor([1., 2.]).topk(1)\ndel r.indices"),
     ("aminmax field is read-only", "r = torch.tensor([1., 2.]).aminmax()\nr.max = torch.zeros(())"),
     ("kthvalue constructor length", "torch.return_types.kthvalue((1,))"),
+    ("frexp field is read-only", "r = torch.frexp(torch.tensor([1.]))\nr.mantissa = torch.zeros(())"),
 ]
 
 WARNINGS: list[tuple] = []
