@@ -18,4 +18,4 @@ for name, check in sorted(CHECKS.items()):
 print("shapes_more checks passed:", len(CHECKS))
 """)
     assert code == 0, out[-4000:] + err[-4000:]
-    assert "shapes_more checks passed: 9" in out
+    assert f"shapes_more checks passed: {CHECKS.read_text().count(chr(10) + 'def check_')}" in out
