@@ -30,6 +30,20 @@ def _float(x: Tensor) -> Tensor:
     return x if x.dtype.is_floating_point else x.to(_dtype.get_default_dtype())
 
 
+def _check_weights(name: str, w: Tensor, n_obs: int, kind: str, kind_ok: bool) -> None:
+    if w.dim() > 1:
+        raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got {name} with {w.dim()} "
+                           "dimensions")
+    if not kind_ok:
+        raise RuntimeError(f"cov(): expected {name} to have {kind} dtype but got {name} with "
+                           f"{_NAMES.get(w.dtype.name, w.dtype.name)} dtype")
+    if w.numel() != n_obs:
+        raise RuntimeError(f"cov(): expected {name} to have the same numel as there are observations in the input "
+                           f"but got {w.numel()} != {n_obs}")
+    if builtins.bool((w < 0).any()):
+        raise RuntimeError(f"cov(): {name} cannot be negative")
+
+
 def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
         aweights: Tensor | None = None) -> Tensor:
     """The covariance matrix of the variables in ``input``'s rows (observations in its columns; a 1-D
@@ -52,30 +66,10 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None,
     n_obs = x._shape[1]
     w = None
     if fweights is not None:
-        if fweights.dim() > 1:
-            raise RuntimeError(f"cov(): expected fweights to have one or fewer dimensions but got fweights with "
-                               f"{fweights.dim()} dimensions")
-        if fweights.dtype.category != 1:
-            raise RuntimeError(f"cov(): expected fweights to have integral dtype but got fweights with "
-                               f"{_NAMES.get(fweights.dtype.name, fweights.dtype.name)} dtype")
-        if fweights.numel() != n_obs:
-            raise RuntimeError(f"cov(): expected fweights to have the same numel as there are observations in the "
-                               f"input but got {fweights.numel()} != {n_obs}")
-        if builtins.bool((fweights < 0).any()):
-            raise RuntimeError("cov(): fweights cannot be negative")
+        _check_weights("fweights", fweights, n_obs, "integral", fweights.dtype.category == 1)
         w = fweights
     if aweights is not None:
-        if aweights.dim() > 1:
-            raise RuntimeError(f"cov(): expected aweights to have one or fewer dimensions but got aweights with "
-                               f"{aweights.dim()} dimensions")
-        if not aweights.dtype.is_floating_point:
-            raise RuntimeError(f"cov(): expected aweights to have floating point dtype but got aweights with "
-                               f"{_NAMES.get(aweights.dtype.name, aweights.dtype.name)} dtype")
-        if aweights.numel() != n_obs:
-            raise RuntimeError(f"cov(): expected aweights to have the same numel as there are observations in the "
-                               f"input but got {aweights.numel()} != {n_obs}")
-        if builtins.bool((aweights < 0).any()):
-            raise RuntimeError("cov(): aweights cannot be negative")
+        _check_weights("aweights", aweights, n_obs, "floating point", aweights.dtype.is_floating_point)
         w = aweights if w is None else w * aweights
     x = _float(x)
     if w is None:

@@ -9,20 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from cases import V, case, distinct, golden, ints, nonleaf, tr, uniform
+from cases_tensorfns import f, idx, u
 
 NAN = np.float32(np.nan)
-
-
-def u(shape, low=-3.0, high=3.0):
-    return uniform(shape, low, high)
-
-
-def idx(values):
-    return np.asarray(values, dtype=np.int64)
-
-
-def f(values):
-    return np.asarray(values, dtype=np.float32)
 
 
 def _through_view(*steps):
