@@ -13,8 +13,11 @@ def test_shapes_more_checks_on_webgpu(browser):
     code, out, err = browser.run(CHECKS.read_text() + """
 import borch_webgpu as torch
 assert torch.zeros(1).device.type == "webgpu"
+import time
 for name, check in sorted(CHECKS.items()):
+    t0 = time.perf_counter()
     check(torch, "webgpu")
+    print(f"{name}: {time.perf_counter() - t0:.2f} s")
 print("shapes_more checks passed:", len(CHECKS))
 """)
     assert code == 0, out[-4000:] + err[-4000:]

@@ -29,33 +29,46 @@ def check_repeatable(torch, device):
     assert p1 == p2, "poisson: the same seed gave different draws"
 
 
+def _host(x):
+    """The draws as a sorted Python list: the statistics are computed on the host (sorting 20000 values
+    on SwiftShader would take most of the test's time; what is checked is the device's fill)."""
+    return sorted(x.tolist())
+
+
+def _mean(v):
+    return sum(v) / len(v)
+
+
 def check_exponential(torch, device):
     x = _sample(torch, device, "exponential_", 2.0)
-    assert x.device.type == device and bool((x >= 0).all())
-    assert abs(x.mean().item() - 0.5) < 5 * 0.5 / math.sqrt(N)
-    assert abs(x.median().item() - math.log(2) / 2) < 0.02
+    assert x.device.type == device
+    v = _host(x)
+    assert v[0] >= 0
+    assert abs(_mean(v) - 0.5) < 5 * 0.5 / math.sqrt(N)
+    assert abs(v[N // 2] - math.log(2) / 2) < 0.02
 
 
 def check_geometric(torch, device):
-    x = _sample(torch, device, "geometric_", 0.25)
-    assert bool((x >= 1).all()) and bool((x == x.round()).all())
+    v = _host(_sample(torch, device, "geometric_", 0.25))
+    assert v[0] >= 1 and all(a == int(a) for a in v)
     sd = math.sqrt(0.75) / 0.25
-    assert abs(x.mean().item() - 4.0) < 5 * sd / math.sqrt(N)
-    assert abs((x == 1).float().mean().item() - 0.25) < 0.015
+    assert abs(_mean(v) - 4.0) < 5 * sd / math.sqrt(N)
+    assert abs(v.count(1.0) / N - 0.25) < 0.015
 
 
 def check_log_normal(torch, device):
-    x = _sample(torch, device, "log_normal_", 1.0, 0.5)
-    assert bool((x > 0).all())
-    assert abs(x.log().mean().item() - 1.0) < 5 * 0.5 / math.sqrt(N)
-    assert abs(x.log().std().item() - 0.5) < 0.02
+    v = _host(_sample(torch, device, "log_normal_", 1.0, 0.5))
+    assert v[0] > 0
+    logs = [math.log(a) for a in v]
+    m = _mean(logs)
+    assert abs(m - 1.0) < 5 * 0.5 / math.sqrt(N)
+    assert abs(math.sqrt(sum((a - m) ** 2 for a in logs) / (N - 1)) - 0.5) < 0.02
 
 
 def check_cauchy(torch, device):
-    x = _sample(torch, device, "cauchy_", 1.0, 2.0)
-    assert abs(x.median().item() - 1.0) < 0.1
-    q = x.sort().values
-    assert abs(q[int(0.75 * N)].item() - 3.0) < 0.15 and abs(q[int(0.25 * N)].item() + 1.0) < 0.15
+    v = _host(_sample(torch, device, "cauchy_", 1.0, 2.0))
+    assert abs(v[N // 2] - 1.0) < 0.1
+    assert abs(v[int(0.75 * N)] - 3.0) < 0.15 and abs(v[int(0.25 * N)] + 1.0) < 0.15
 
 
 def check_poisson_binomial(torch, device):
@@ -63,10 +76,11 @@ def check_poisson_binomial(torch, device):
     rates = torch.tensor([0.5, 4.0, 30.0], device=device).repeat(4000)
     x = torch.poisson(rates).reshape(4000, 3)
     assert x.device.type == device and x.dtype is torch.float32
-    for j, lam in enumerate((0.5, 4.0, 30.0)):
-        assert abs(x[:, j].mean().item() - lam) < 5 * math.sqrt(lam / 4000)
-    b = torch.binomial(torch.full((4000,), 10.0, device=device), torch.full((4000,), 0.3, device=device))
-    assert bool((b >= 0).all() and (b <= 10).all()) and abs(b.mean().item() - 3.0) < 5 * math.sqrt(2.1 / 4000)
+    cols = list(zip(*x.tolist()))
+    for col, lam in zip(cols, (0.5, 4.0, 30.0)):
+        assert abs(_mean(col) - lam) < 5 * math.sqrt(lam / 4000)
+    b = _host(torch.binomial(torch.full((4000,), 10.0, device=device), torch.full((4000,), 0.3, device=device)))
+    assert b[0] >= 0 and b[-1] <= 10 and abs(_mean(b) - 3.0) < 5 * math.sqrt(2.1 / 4000)
 
 
 def check_memory_facts(torch, device):
