@@ -16,7 +16,7 @@ from ..tensor import Tensor
 from ._registry import OpDef, methods, register
 from .creation import _from_host, _shape_arg, empty, full_like, tensor
 
-__all__ = ["logspace", "tril_indices", "triu_indices", "scalar_tensor", "asarray", "frombuffer", "empty_strided",
+__all__ = ["logspace", "range", "tril_indices", "triu_indices", "scalar_tensor", "asarray", "frombuffer", "empty_strided",
            "empty_permuted", "hann_window", "hamming_window", "blackman_window", "bartlett_window",
            "kaiser_window", "numel"]
 
@@ -56,6 +56,31 @@ def logspace(start, end, steps: int, base: float = 10.0, *, dtype=None, device=N
     if d.category == 1:
         arr = np.trunc(arr).astype(np.int64)
     return _from_host("logspace", arr, d, device, requires_grad)
+
+
+def range(start, end, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:  # noqa: A001
+    """Deprecated (warns, as PyTorch): the values from ``start`` to ``end`` *inclusive*, ``step`` apart, in
+    the default float dtype unless ``dtype`` says otherwise. Use ``torch.arange`` (end excluded).
+
+    Example::
+
+        >>> torch.range(1, 2, 0.5)
+        tensor([1.0000, 1.5000, 2.0000])
+    """
+    import warnings
+    warnings.warn("torch.range is deprecated and will be removed in a future release because its behavior is "
+                  "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                  "[start, end).", UserWarning, stacklevel=2)
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (step > 0 and start > end) or (step < 0 and start < end):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    n = builtins.int(math.floor((end - start) / step)) + 1
+    d = dtype or _dtype.get_default_dtype()
+    arr = start + step * np.arange(n, dtype=np.float64)
+    if d.category == 1:
+        arr = np.trunc(arr).astype(np.int64)
+    return _from_host("range", arr, d, device, requires_grad)
 
 
 def _tri_indices(op: str, row: int, col: int, offset: int, dtype, device, lower: bool) -> Tensor:
@@ -217,12 +242,12 @@ def empty_permuted(size, physical_layout, *, dtype=None, device=None, requires_g
     if len(size) != len(layout):
         raise RuntimeError(f"Number of dimensions in size does not match the length of the physical_layout; "
                            f"i.e. len(size) = {len(size)} is not equal to len(physical_layout) = {len(layout)}")
-    if sorted(layout) != list(range(len(size))):
+    if sorted(layout) != list(builtins.range(len(size))):
         raise RuntimeError("Duplicate dim not allowed" if len(set(layout)) != len(layout) else
                            f"Dimension out of range in physical_layout {list(layout)}")
     phys = empty(*[size[d] for d in layout], dtype=dtype, device=device) if size else empty((), dtype=dtype,
                                                                                                device=device)
-    inv = [layout.index(i) for i in range(len(size))]
+    inv = [layout.index(i) for i in builtins.range(len(size))]
     out = phys.permute(inv) if size else phys
     out = out.detach()
     out._base = None
@@ -359,6 +384,6 @@ def fill(input: Tensor, value) -> Tensor:
 
 
 # ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
-methods(*[(f.__name__, f) for f in (logspace, tril_indices, triu_indices, scalar_tensor, asarray, frombuffer,
+methods(*[(f.__name__, f) for f in (logspace, range, tril_indices, triu_indices, scalar_tensor, asarray, frombuffer,
                                     empty_strided, empty_permuted, hann_window, hamming_window, blackman_window,
                                     bartlett_window, kaiser_window, numel, fill)], tensor=False)

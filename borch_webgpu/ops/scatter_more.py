@@ -12,12 +12,12 @@ from ..tensor import Tensor, _wrap_dim
 from ._registry import OpDef, methods, register
 from .memory import assign
 
-__all__ = ["select_scatter", "slice_scatter", "diagonal_scatter", "index_copy", "index_reduce", "put",
+__all__ = ["select_scatter", "slice_scatter", "diagonal_scatter", "as_strided_scatter", "index_copy", "index_reduce", "put",
            "fill_diagonal_"]
 
 for _n, _doc in (("select_scatter", "a copy with one select() slice replaced"),
                  ("slice_scatter", "a copy with one slice replaced"),
-                 ("diagonal_scatter", "a copy with one diagonal replaced"),
+                 ("diagonal_scatter", "a copy with one diagonal replaced (also as_strided_scatter's goldens)"),
                  ("index_copy", "a copy with rows at index replaced"),
                  ("put", "a copy with elements at flat indices replaced or added to"),
                  ("fill_diagonal_", "the main diagonal filled in place")):
@@ -89,6 +89,51 @@ def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0,
                 [0., 0., 0.]])
     """
     return _view_scatter("DiagonalScatterBackward0", input, src, lambda t: t.diagonal(offset, dim1, dim2))
+
+
+def as_strided_scatter(input: Tensor, src: Tensor, size, stride, storage_offset=None) -> Tensor:
+    """A copy of ``input`` with ``copy.as_strided(size, stride, storage_offset)`` replaced by ``src``; the
+    geometry is counted in the copy's memory, which keeps ``input``'s strides when they are dense (as
+    PyTorch's clone does), from offset 0. The gradient of the replaced part goes to ``src``.
+
+    Example::
+
+        >>> torch.as_strided_scatter(torch.zeros(6), torch.ones(2, 2), (2, 2), (1, 2), 1)
+        tensor([0., 1., 1., 1., 1., 0.])
+    """
+    from .creation_more import empty_strided
+    order = sorted(range(input.dim()), key=lambda i: -input._stride[i])
+    dense = builtins.all(input._stride[order[k]] == _prod(input._shape[j] for j in order[k + 1:])
+                         for k in range(input.dim()))
+
+    def like(t: Tensor) -> Tensor:  # a copy of t (input's shape) laid out as input's clone
+        out = empty_strided(t._shape, input._stride, dtype=t.dtype, device=t.device) if dense \
+            else t.new_empty(t._shape)
+        assign(out, t.detach())
+        return out
+
+    geom = (tuple(size), tuple(stride), 0 if storage_offset is None else storage_offset)
+    with autograd.no_grad():
+        out = like(input)
+        part = out.as_strided(*geom)
+        if tuple(src._shape) != tuple(part._shape):
+            raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
+                               f"{list(src._shape)}, slice size = {list(part._shape)}")
+        assign(part, src.detach())
+
+    def back(g):
+        gi = like(g)
+        assign(gi.as_strided(*geom), 0)
+        return gi, like(g).as_strided(*geom).clone()
+    autograd.record("AsStridedScatterBackward0", [input, src], [out], back)
+    return out
+
+
+def _prod(xs) -> int:
+    p = 1
+    for x in xs:
+        p *= x
+    return p
 
 
 def _slice_dim_of(op: str, input: Tensor, dim: int, index: Tensor, source: Tensor) -> int:
@@ -253,6 +298,7 @@ def fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:
 
 
 # ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
-methods(("select_scatter", select_scatter), ("slice_scatter", slice_scatter), ("diagonal_scatter", diagonal_scatter))
+methods(("select_scatter", select_scatter), ("slice_scatter", slice_scatter), ("diagonal_scatter", diagonal_scatter),
+        ("as_strided_scatter", as_strided_scatter))
 methods(("index_copy", index_copy), ("index_reduce", index_reduce), ("put", put), inplace=True)
 methods(("fill_diagonal_", fill_diagonal_), torch=False)

@@ -1,8 +1,9 @@
 """Tensor facts and legacy methods PyTorch programs call: ndimension, nbytes, itemsize, get_device,
 is_signed, is_complex, is_nonzero, is_same_size, the conj/neg flags of a real tensor, the pinned and
 shared memory flags, data_ptr, new, resize_/resize_as_, register_post_accumulate_grad_hook,
-torch.detach/detach_, and the ``*_copy`` functions (a view op's result as a new
-contiguous tensor)."""
+torch.detach/detach_, typename, Tensor.mH/H/adjoint (real tensors: transposes), dim_order,
+new_empty_strided (the ``*_copy`` functions are ops/copies.py's; the view facts' goldens are in its
+``view_copy`` group)."""
 from __future__ import annotations
 
 import builtins
@@ -13,12 +14,9 @@ from .. import autograd
 from ..tensor import Size, Tensor
 from ._registry import OpDef, api, methods, register
 
-__all__ = ["view_copy", "permute_copy", "expand_copy", "squeeze_copy", "unsqueeze_copy", "t_copy",
-           "transpose_copy", "select_copy", "slice_copy", "split_copy", "unbind_copy", "diagonal_copy",
-           "narrow_copy", "detach_copy", "alias_copy", "as_strided_copy"]
+__all__ = ["ndimension", "get_device", "is_signed", "is_complex", "is_nonzero", "is_same_size", "new", "resize_",
+           "resize_as_", "register_post_accumulate_grad_hook", "detach", "detach_", "typename"]
 
-register(OpDef("view_copy", "copy", None, None, tol=(0, 0), extra={"messages": True},
-               doc="the *_copy functions: a view op, then a contiguous copy"))
 register(OpDef("resize_", "copy", None, None, tol=(0, 0), extra={"messages": True},
                doc="new geometry over the same storage, or a larger storage"))
 
@@ -259,6 +257,71 @@ def resize_as_(self: Tensor, the_template: Tensor, *, memory_format=None) -> Ten
     return resize_(self, the_template._shape)
 
 
+def new_empty_strided(self: Tensor, size, stride, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """``torch.empty_strided`` in this tensor's dtype and device (unless given).
+
+    Example::
+
+        >>> torch.zeros(1).new_empty_strided((2, 2), (1, 2)).stride()
+        (1, 2)
+    """
+    from .creation_more import empty_strided
+    return empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self.device,
+                         requires_grad=requires_grad)
+
+
+def dim_order(self: Tensor, *, ambiguity_check=False) -> tuple:
+    """The dims from outermost to innermost in memory (by decreasing stride; ties keep dim order).
+
+    Example::
+
+        >>> torch.zeros(2, 3).t().dim_order()
+        (1, 0)
+    """
+    return tuple(sorted(range(self.dim()), key=lambda i: -self._stride[i]))
+
+
+def adjoint(self: Tensor) -> Tensor:
+    """The conjugate transpose of the last two dims: for real tensors a view, ``transpose(-2, -1)``.
+
+    Example::
+
+        >>> torch.zeros(2, 3).adjoint().shape
+        torch.Size([3, 2])
+    """
+    return _mH(self)
+
+
+def _mH(self: Tensor) -> Tensor:
+    """The last two dims transposed (conjugated too for complex tensors, which do not exist here)."""
+    if self.dim() < 2:
+        raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {self.dim()}-D "
+                           "tensor.")
+    return self.transpose(-2, -1)
+
+
+def _H(self: Tensor) -> Tensor:
+    """The (conjugate) transpose of a matrix."""
+    if self.dim() != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.dim()}-D tensor.")
+    return self.t()
+
+
+def typename(obj) -> str:
+    """A tensor's legacy type name (``'torch.FloatTensor'``), else the object's type name.
+
+    Example::
+
+        >>> torch.typename(torch.zeros(1)), torch.typename(3)
+        ('torch.FloatTensor', 'int')
+    """
+    if isinstance(obj, Tensor):
+        return obj.type()
+    t = obj if isinstance(obj, type) else type(obj)
+    mod = t.__module__
+    return t.__qualname__ if mod in ("builtins", None) else f"{mod}.{t.__qualname__}"
+
+
 # ---- autograd ------------------------------------------------------------------------------------------
 def register_post_accumulate_grad_hook(self: Tensor, hook):
     """Call ``hook(tensor)`` after ``backward()`` has added into this leaf's ``.grad`` (optimizers that
@@ -308,63 +371,19 @@ def detach_(input: Tensor) -> Tensor:
     return input.detach_()
 
 
-# ---- the *_copy functions -------------------------------------------------------------------------------
-def _copy_of(name: str, view_name: str, view):
-    def f(input: Tensor, *args, **kwargs):
-        r = view(input, *args, **kwargs)
-        if isinstance(r, tuple):
-            return tuple(t.clone() for t in r)
-        return r.clone()
-    f.__name__ = name
-    f.__qualname__ = name
-    f.__doc__ = (f"``{view_name}`` with its result copied into new contiguous memory (no view of ``input``).\n\n"
-                 "    Example::\n\n        >>> torch.view_copy(torch.arange(4), (2, 2))\n"
-                 "        tensor([[0, 1],\n                [2, 3]])\n    ")
-    return f
-
-
-def _slice(input: Tensor, dim: int = 0, start=None, end=None, step: int = 1) -> Tensor:
-    index = [builtins.slice(None)] * input.dim()
-    index[dim] = builtins.slice(start, end, step)
-    return input[tuple(index)]
-
-
-def _squeeze(input: Tensor, dim=None) -> Tensor:
-    return input.squeeze() if dim is None else input.squeeze(dim)
-
-
-view_copy = _copy_of("view_copy", "Tensor.view", lambda x, size: x.view(size))
-permute_copy = _copy_of("permute_copy", "torch.permute", lambda x, dims: x.permute(dims))
-expand_copy = _copy_of("expand_copy", "Tensor.expand", lambda x, size, *, implicit=False: x.expand(size))
-squeeze_copy = _copy_of("squeeze_copy", "torch.squeeze", _squeeze)
-unsqueeze_copy = _copy_of("unsqueeze_copy", "torch.unsqueeze", lambda x, dim: x.unsqueeze(dim))
-t_copy = _copy_of("t_copy", "torch.t", lambda x: x.t())
-transpose_copy = _copy_of("transpose_copy", "torch.transpose", lambda x, dim0, dim1: x.transpose(dim0, dim1))
-select_copy = _copy_of("select_copy", "torch.select", lambda x, dim, index: x.select(dim, index))
-slice_copy = _copy_of("slice_copy", "x[start:end:step] along dim", _slice)
-split_copy = _copy_of("split_copy", "torch.split", lambda x, split_size, dim=0: x.split(split_size, dim))
-unbind_copy = _copy_of("unbind_copy", "torch.unbind", lambda x, dim=0: x.unbind(dim))
-diagonal_copy = _copy_of("diagonal_copy", "torch.diagonal",
-                         lambda x, offset=0, dim1=0, dim2=1: x.diagonal(offset, dim1, dim2))
-narrow_copy = _copy_of("narrow_copy", "torch.narrow", lambda x, dim, start, length: x.narrow(dim, start, length))
-detach_copy = _copy_of("detach_copy", "torch.detach", lambda x: x.detach())
-alias_copy = _copy_of("alias_copy", "a view of the whole tensor", lambda x: x)
-as_strided_copy = _copy_of("as_strided_copy", "torch.as_strided",
-                           lambda x, size, stride, storage_offset=None: x.as_strided(size, stride, storage_offset))
-
-
 # ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
-methods(("ndimension", ndimension), ("get_device", get_device), ("is_signed", is_signed),
-        ("new", new), ("resize_", resize_), ("resize_as_", resize_as_), ("pin_memory", pin_memory),
+methods(("ndimension", ndimension), ("new", new), ("new_empty_strided", new_empty_strided),
+        ("resize_", resize_), ("pin_memory", pin_memory), ("dim_order", dim_order), ("adjoint", adjoint),
         ("share_memory_", share_memory_), ("is_shared", is_shared), ("data_ptr", data_ptr),
+        ("const_data_ptr", data_ptr),
         ("register_post_accumulate_grad_hook", register_post_accumulate_grad_hook), torch=False)
 api("nbytes", method=property(_nbytes))
+api("mH", method=property(_mH))
+api("H", method=property(_H))
+api("typename", typename, tensor=False)
 api("itemsize", method=property(_itemsize))
 methods(("is_complex", is_complex), ("is_nonzero", is_nonzero), ("is_same_size", is_same_size),
         ("is_conj", is_conj), ("is_neg", is_neg), ("conj", conj), ("conj_physical", conj_physical),
         ("resolve_conj", resolve_conj), ("resolve_neg", resolve_neg), ("is_pinned", is_pinned),
-        ("narrow_copy", narrow_copy))
+        ("get_device", get_device), ("is_signed", is_signed), ("resize_as_", resize_as_))
 methods(("detach", detach), ("detach_", detach_), tensor=False)
-methods(*[(f.__name__, f) for f in (view_copy, permute_copy, expand_copy, squeeze_copy, unsqueeze_copy, t_copy,
-                                    transpose_copy, select_copy, slice_copy, split_copy, unbind_copy, diagonal_copy,
-                                    detach_copy, alias_copy, as_strided_copy)], tensor=False)

@@ -236,7 +236,15 @@ def _diagonal_scatter():
             case("diagonal_scatter", u((2, 3, 4)), u((3, 2)), 0, 0, 2, id="3-D dims 0 2"),
             case("Tensor.diagonal_scatter", ints((3, 3)), ints((2,)), -1, id="method int64"),
             case("diagonal_scatter", u((3, 4)), u((4,)), id="error: wrong src shape"),
-            case("diagonal_scatter", u((3, 3)), u((2,)), -1, id="grad", grad=True)]
+            case("diagonal_scatter", u((3, 3)), u((2,)), -1, id="grad", grad=True),
+            case("as_strided_scatter", u((6,)), u((2, 2)), (2, 2), (1, 2), 1, id="as_strided_scatter"),
+            case("as_strided_scatter", tr(u((3, 2))), u((2,)), (2,), (2,), 0,
+                 id="as_strided_scatter transposed (the clone keeps the strides)"),
+            case("Tensor.as_strided_scatter", u((2, 3)), u((3,)), (3,), (1,), id="as_strided_scatter method"),
+            case("as_strided_scatter", u((6,)), u((3,)), (2,), (1,), id="error: as_strided_scatter src shape"),
+            # src's gradient only: PyTorch 2.13 gives input the gradient of the replaced part instead of the rest
+            case("as_strided_scatter", V(u((2, 3)), ("detach",)), u((2, 2)), (2, 2), (3, 1), 1,
+                 id="grad as_strided_scatter (src)", grad=True)]
 
 
 @golden("index_copy")
@@ -326,6 +334,26 @@ def _view_copy():
             case("alias_copy", u((2, 2)), id="alias_copy"),
             case("as_strided_copy", u((6,)), (2, 2), (1, 2), 1, id="as_strided_copy"),
             case("as_strided", u((6,)), (2, 2), (2, 1), id="as_strided"),
+            case("split_with_sizes_copy", u((5, 2)), [2, 3], id="split_with_sizes_copy"),
+            case("unfold_copy", u((6,)), 0, 3, 2, id="unfold_copy"),
+            case("unsafe_split", u((5,)), 2, id="unsafe_split"),
+            case("Tensor.unsafe_chunk", u((5, 2)), 2, 1, id="unsafe_chunk"),
+            case("unsafe_split_with_sizes", u((5,)), [1, 4], id="unsafe_split_with_sizes"),
+            case("unsafe_split", u((5, 2)), 2, id="grad unsafe_split", grad=True),
+            case("Tensor.mH", u((2, 3, 4)), id="mH"),
+            case("Tensor.H", u((2, 3)), id="H"),
+            case("Tensor.adjoint", u((2, 3)), id="adjoint"),
+            case("Tensor.mH", u((3,)), id="error: mH of 1-D"),
+            case("Tensor.H", u((2, 3, 4)), id="error: H of 3-D"),
+            case("Tensor.mH", u((2, 3)), id="grad mH", grad=True),
+            case("Tensor.dim_order", V(u((2, 1, 3)), ("permute", 2, 0, 1)), id="dim_order permuted"),
+            case("Tensor.dim_order", u((2, 3)), id="dim_order contiguous"),
+            case("Tensor.stride", V(u((1,)), ("new_empty_strided", (2, 2), (1, 2))), id="new_empty_strided"),
+            case("typename", u((2,)), id="typename float"),
+            case("typename", ints((2,)), id="typename int64"),
+            case("typename", 3, id="typename int"),
+            case("get_device", V(u((2,)), ("cpu",)), id="torch.get_device"),
+            case("is_signed", ints((2,)), id="torch.is_signed"),
             case("view_copy", u((2, 3)), (4, 2), id="error: view_copy size"),
             case("view_copy", u((2, 3)), (3, 2), id="grad view_copy", grad=True),
             case("permute_copy", u((2, 3)), (1, 0), id="grad permute_copy", grad=True),
@@ -373,6 +401,7 @@ def _resize():
             case("Tensor.__getitem__", V(u((2, 2)), ("clone",), ("resize_", 2, 3)), (slice(0, 1),), id="larger keeps old values"),
             case("Tensor.resize_", ints((4,)), 1, id="int64"),
             case("Tensor.resize_as_", u((2, 3)), u((6,)), id="resize_as_"),
+            case("resize_as_", u((4,)), u((2, 2)), id="torch.resize_as_"),
             case("Tensor.resize_", u((2, 3)), 2, -1, id="error: negative size [type only]")]
 
 
@@ -385,6 +414,12 @@ def _logspace():
                      ((0.5, -1.5, 7), {"base": 3.0}), ((0, 3, 4), {"dtype": "int64"}), ((0, 2, 3), {"base": 10})]:
         out.append(case("logspace", *args, id=f"{args} {kw}", **kw))
     out.append(case("logspace", 0, 1, -1, id="error: negative steps"))
+    out.append(case("range", 4, id="error: range without end [type only]"))
+    for args, kw in [((0, 4), {}), ((1, 2, 0.5), {}), ((0, 3), {"dtype": "int64"}), ((3, 0, -1), {}),
+                     ((0, 1, 0.3), {})]:
+        out.append(case("range", *args, id=f"range {args} {kw}", **kw))
+    out.append(case("range", 0, 3, 0, id="error: range step 0"))
+    out.append(case("range", 3, 0, id="error: range bounds and step sign"))
     return out
 
 

@@ -130,7 +130,7 @@ def output_spec(out):
         return {"tensor": encode_output(out.detach().numpy())}
     if isinstance(out, (tuple, list)):
         return {"seq": [output_spec(o) for o in out]}
-    if isinstance(out, (bool, int, float)):
+    if isinstance(out, (bool, int, float, str)):
         return {"value": out if not isinstance(out, float) or np.isfinite(out) else repr(out)}
     if out is None:
         return {"value": None}
