@@ -6,6 +6,7 @@ backward is written with the same ops: the gradient of the replaced part goes to
 from __future__ import annotations
 
 import builtins
+import math
 
 from .. import autograd
 from ..tensor import Tensor, _wrap_dim
@@ -26,11 +27,13 @@ INDEX_REDUCE = register(OpDef("index_reduce", "composite", None, None, tol=(1e-6
                               doc="scatter_reduce with the index repeated over the slices", extra={"messages": True}))
 
 
-def _view_scatter(name: str, input: Tensor, src: Tensor, view) -> Tensor:
-    """A copy of ``input`` with ``view(copy)`` replaced by ``src`` (shapes must match exactly)."""
+def _view_scatter(name: str, input: Tensor, src: Tensor, view, copy=None) -> Tensor:
+    """A copy of ``input`` (``copy(t)``: a contiguous clone by default) with ``view(copy)`` replaced by
+    ``src`` (shapes must match exactly)."""
     from .memory import clone
+    copy = copy or (lambda t: clone(t.detach()))
     with autograd.no_grad():
-        out = clone(input.detach())
+        out = copy(input)
         part = view(out)
         if tuple(src._shape) != tuple(part._shape):
             raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
@@ -39,8 +42,8 @@ def _view_scatter(name: str, input: Tensor, src: Tensor, view) -> Tensor:
 
     def back(g):
         from .creation import zeros
-        gv = view(g)
-        return _view_scatter(name, g, zeros(gv._shape, dtype=g.dtype, device=g.device), view), gv
+        gv = view(copy(g))
+        return _view_scatter(name, g, zeros(gv._shape, dtype=g.dtype, device=g.device), view, copy), gv
     autograd.record(name, [input, src], [out], back)
     return out
 
@@ -103,7 +106,7 @@ def as_strided_scatter(input: Tensor, src: Tensor, size, stride, storage_offset=
     """
     from .creation_more import empty_strided
     order = sorted(range(input.dim()), key=lambda i: -input._stride[i])
-    dense = builtins.all(input._stride[order[k]] == _prod(input._shape[j] for j in order[k + 1:])
+    dense = builtins.all(input._stride[order[k]] == math.prod(input._shape[j] for j in order[k + 1:])
                          for k in range(input.dim()))
 
     def like(t: Tensor) -> Tensor:  # a copy of t (input's shape) laid out as input's clone
@@ -113,27 +116,7 @@ def as_strided_scatter(input: Tensor, src: Tensor, size, stride, storage_offset=
         return out
 
     geom = (tuple(size), tuple(stride), 0 if storage_offset is None else storage_offset)
-    with autograd.no_grad():
-        out = like(input)
-        part = out.as_strided(*geom)
-        if tuple(src._shape) != tuple(part._shape):
-            raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = "
-                               f"{list(src._shape)}, slice size = {list(part._shape)}")
-        assign(part, src.detach())
-
-    def back(g):
-        gi = like(g)
-        assign(gi.as_strided(*geom), 0)
-        return gi, like(g).as_strided(*geom).clone()
-    autograd.record("AsStridedScatterBackward0", [input, src], [out], back)
-    return out
-
-
-def _prod(xs) -> int:
-    p = 1
-    for x in xs:
-        p *= x
-    return p
+    return _view_scatter("AsStridedScatterBackward0", input, src, lambda t: t.as_strided(*geom), like)
 
 
 def _slice_dim_of(op: str, input: Tensor, dim: int, index: Tensor, source: Tensor) -> int:
