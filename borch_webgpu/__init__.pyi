@@ -112,7 +112,7 @@ from .ops.elementwise import div as div
 from .ops.elementwise import divide as divide
 from .ops.linalg import dot as dot
 from ._dtype import double as double
-from .ops.shape_more import dsplit as dsplit
+from .ops.splits import dsplit as dsplit
 from .ops.shape_more import dstack as dstack
 from ._dtype import dtype as dtype
 from .ops._einsum import einsum as einsum
@@ -167,7 +167,7 @@ from .ops.creation_more import hamming_window as hamming_window
 from .ops.creation_more import hann_window as hann_window
 from .ops.search import histc as histc
 from .ops.stats import histogram as histogram
-from .ops.shape_more import hsplit as hsplit
+from .ops.splits import hsplit as hsplit
 from .ops.shape import hstack as hstack
 from ._dtype import iinfo as iinfo
 from .ops.indexing import index_add as index_add
@@ -339,7 +339,7 @@ from .ops.reduce import softmax as softmax
 from .ops.scan_sort import sort as sort
 from .ops.views import split as split
 from .ops.copies import split_copy as split_copy
-from .ops.shape_more import split_with_sizes as split_with_sizes
+from .ops.splits import split_with_sizes as split_with_sizes
 from .ops.copies import split_with_sizes_copy as split_with_sizes_copy
 from .ops.unary import sqrt as sqrt
 from .ops.unary import square as square
@@ -361,7 +361,7 @@ from .ops.index_extra import take_along_dim as take_along_dim
 from .ops.unary import tan as tan
 from .ops.unary import tanh as tanh
 from .ops.creation import tensor as tensor
-from .ops.shape_more import tensor_split as tensor_split
+from .ops.splits import tensor_split as tensor_split
 from .ops.combine import tensordot as tensordot
 from . import testing as testing
 from .ops.shape import tile as tile
@@ -386,9 +386,9 @@ from .ops.copies import unfold_copy as unfold_copy
 from .ops.unique import unique as unique
 from .ops.unique import unique_consecutive as unique_consecutive
 from .ops.index_extra import unravel_index as unravel_index
-from .ops.copies import unsafe_chunk as unsafe_chunk
-from .ops.copies import unsafe_split as unsafe_split
-from .ops.copies import unsafe_split_with_sizes as unsafe_split_with_sizes
+from .ops.splits import unsafe_chunk as unsafe_chunk
+from .ops.splits import unsafe_split as unsafe_split
+from .ops.splits import unsafe_split_with_sizes as unsafe_split_with_sizes
 from .ops.views import unsqueeze as unsqueeze
 from .ops.copies import unsqueeze_copy as unsqueeze_copy
 from . import utils as utils
@@ -396,7 +396,7 @@ from .ops._linalg_legacy import vander as vander
 from .ops.reduce import var as var
 from .ops.reduce import var_mean as var_mean
 from .ops.copies import view_copy as view_copy
-from .ops.shape_more import vsplit as vsplit
+from .ops.splits import vsplit as vsplit
 from .ops.shape import vstack as vstack
 from . import webgpu as webgpu
 from .ops.elementwise import where as where

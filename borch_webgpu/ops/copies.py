@@ -1,17 +1,15 @@
-"""The ``*_copy`` functions (a view op's result in new contiguous memory: what code written for
-functionalized graphs calls) and the ``unsafe_*`` splits (PyTorch's splits without the view-tracking
-checks: here the same views as ``split`` and ``chunk``)."""
+"""The ``*_copy`` functions: a view op's result in new contiguous memory (what code written for
+functionalized graphs calls)."""
 from __future__ import annotations
 
 import builtins
 
 from ..tensor import Tensor
-from ._registry import OpDef, methods, register
+from ._registry import OpDef, api, methods, register
 
 __all__ = ["view_copy", "permute_copy", "expand_copy", "squeeze_copy", "unsqueeze_copy", "t_copy",
            "transpose_copy", "select_copy", "slice_copy", "split_copy", "split_with_sizes_copy", "unbind_copy",
-           "diagonal_copy", "narrow_copy", "detach_copy", "alias_copy", "as_strided_copy", "unfold_copy",
-           "unsafe_split", "unsafe_chunk", "unsafe_split_with_sizes"]
+           "diagonal_copy", "narrow_copy", "detach_copy", "alias_copy", "as_strided_copy", "unfold_copy"]
 
 register(OpDef("view_copy", "copy", None, None, tol=(0, 0), extra={"messages": True},
                doc="the *_copy functions: a view op, then a contiguous copy"))
@@ -65,45 +63,9 @@ as_strided_copy = _copy_of("as_strided_copy", "torch.as_strided",
                            lambda x, size, stride, storage_offset=None: x.as_strided(size, stride, storage_offset))
 
 
-def unsafe_split(tensor: Tensor, split_size, dim: int = 0):
-    """``torch.split`` with an int size (the same views here).
-
-    Example::
-
-        >>> torch.unsafe_split(torch.arange(5), 2)
-        (tensor([0, 1]), tensor([2, 3]), tensor([4]))
-    """
-    if not isinstance(split_size, builtins.int):
-        raise TypeError(f"unsafe_split(): argument 'split_size' must be int, not {type(split_size).__name__}")
-    return tensor.split(split_size, dim)
-
-
-def unsafe_chunk(input: Tensor, chunks: int, dim: int = 0):
-    """``torch.chunk`` (the same views here).
-
-    Example::
-
-        >>> torch.unsafe_chunk(torch.arange(5), 2)
-        (tensor([0, 1, 2]), tensor([3, 4]))
-    """
-    return input.chunk(chunks, dim)
-
-
-def unsafe_split_with_sizes(input: Tensor, split_sizes, dim: int = 0):
-    """``torch.split_with_sizes`` (the same views here).
-
-    Example::
-
-        >>> torch.unsafe_split_with_sizes(torch.arange(5), [1, 4])
-        (tensor([0]), tensor([1, 2, 3, 4]))
-    """
-    return input.split_with_sizes(split_sizes, dim)
-
-
 # ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
 methods(*[(f.__name__, f) for f in (view_copy, permute_copy, expand_copy, squeeze_copy, unsqueeze_copy, t_copy,
                                     transpose_copy, select_copy, slice_copy, split_copy, split_with_sizes_copy,
                                     unbind_copy, diagonal_copy, detach_copy, alias_copy, as_strided_copy,
                                     unfold_copy)], tensor=False)
-methods(("narrow_copy", narrow_copy), ("unsafe_split", unsafe_split), ("unsafe_chunk", unsafe_chunk),
-        ("unsafe_split_with_sizes", unsafe_split_with_sizes))
+api("narrow_copy", narrow_copy)

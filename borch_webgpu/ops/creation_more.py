@@ -14,7 +14,7 @@ import numpy as np
 from .. import _dtype
 from ..tensor import Tensor
 from ._registry import OpDef, methods, register
-from .creation import _from_host, _shape_arg, empty, full_like, tensor
+from .creation import _from_host, empty, full_like, tensor
 
 __all__ = ["logspace", "range", "tril_indices", "triu_indices", "scalar_tensor", "asarray", "frombuffer", "empty_strided",
            "empty_permuted", "hann_window", "hamming_window", "blackman_window", "bartlett_window",

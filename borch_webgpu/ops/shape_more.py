@@ -1,8 +1,7 @@
 """More of PyTorch's shape ops, written with the views and copies of views.py and shape.py:
-atleast_1d/2d/3d, broadcast_to/broadcast_tensors, tensor_split and hsplit/vsplit/dsplit, split_with_sizes,
-column_stack/row_stack/dstack, diff, rot90, block_diag, combinations, Tensor.unfold, diagflat.
+atleast_1d/2d/3d, broadcast_to/broadcast_tensors, column_stack/row_stack/dstack, diff, rot90, block_diag, combinations, Tensor.unfold, diagflat.
 
-Views stay views (broadcast_to, the splits, unfold), so writes through them reach the base, as in PyTorch."""
+Views stay views (broadcast_to, unfold; the splits are ops/splits.py's), so writes through them reach the base, as in PyTorch."""
 from __future__ import annotations
 
 import builtins
@@ -12,16 +11,13 @@ from .. import autograd
 from ..tensor import Tensor, _wrap_dim
 from ._registry import OpDef, api, methods, register
 from .shape import cat, flip, hstack, vstack
-from .views import expand, make_view, narrow, split, _record_view
+from .views import expand, make_view, narrow, _record_view
 
-__all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "broadcast_to", "broadcast_tensors", "tensor_split", "hsplit",
-           "vsplit", "dsplit", "split_with_sizes", "column_stack", "row_stack", "dstack", "diff", "rot90",
+__all__ = ["atleast_1d", "atleast_2d", "atleast_3d", "broadcast_to", "broadcast_tensors", "column_stack", "row_stack", "dstack", "diff", "rot90",
            "block_diag", "combinations", "unfold", "diagflat"]
 
 for _n, _doc in (("atleast_1d", "views with leading size-1 dims"), ("broadcast_to", "an expand view"),
                  ("broadcast_tensors", "expand views to the broadcast shape"),
-                 ("tensor_split", "narrow views at indices or into sections"),
-                 ("hsplit", "tensor_split along dim 1 (0 for 1-D)"), ("split_with_sizes", "narrow views of given sizes"),
                  ("column_stack", "columns joined by cat"), ("dstack", "joined along dim 2 by cat"),
                  ("rot90", "flip and transpose"), ("block_diag", "blocks copied onto a zero matrix"),
                  ("combinations", "index_select of the combinations' positions"),
@@ -112,109 +108,6 @@ def broadcast_tensors(*tensors):
     ts = _tensors("broadcast_tensors", tensors)
     shape = _broadcast("broadcast_tensors", [t._shape for t in ts])
     return tuple(expand(t, shape) for t in ts)
-
-
-def tensor_split(input: Tensor, indices_or_sections, dim: int = 0):
-    """Views of ``input`` split along ``dim``: into ``sections`` nearly equal parts (the first
-    ``size % sections`` one longer), or at the listed ``indices`` (an int, a list, or an int64 tensor).
-
-    Example::
-
-        >>> [p.tolist() for p in torch.tensor_split(torch.arange(7), 3)]
-        [[0, 1, 2], [3, 4], [5, 6]]
-        >>> [p.tolist() for p in torch.arange(7).tensor_split([1, 5])]
-        [[0], [1, 2, 3, 4], [5, 6]]
-    """
-    if input.dim() == 0:
-        raise RuntimeError(f"tensor_split expected at least a 1-dimensional tensor, but got a tensor with "
-                           f"{input.dim()} dims")
-    d = _wrap_dim(dim, input.dim(), "tensor_split")
-    size = input._shape[d]
-    ios = indices_or_sections
-    if isinstance(ios, Tensor):
-        if ios.dtype.name != "int64":
-            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
-                               f"{ios.dtype.name.capitalize()}")
-        if ios.dim() > 1:
-            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
-                               f"one-dimensional tensor, but got a tensor with {ios.dim()} dims")
-        ios = ios.item() if ios.dim() == 0 else ios.tolist()
-    if isinstance(ios, builtins.int):
-        if ios <= 0:
-            raise RuntimeError(f"number of sections must be larger than 0, got {ios}")
-        each, extra = divmod(size, ios)
-        bounds, start = [], 0
-        for i in range(ios):
-            start += each + (1 if i < extra else 0)
-            bounds.append(start)
-        bounds = bounds[:-1]
-    else:
-        bounds = [builtins.int(i) for i in ios]
-    out, start = [], 0
-    for b in [*bounds, size]:
-        s, e, _ = slice(start, b).indices(size)
-        out.append(narrow(input, d, s, builtins.max(e - s, 0)))
-        start = b
-    return tuple(out)
-
-
-def _dir_split(op: str, input: Tensor, indices_or_sections, min_dims: int, dim: int):
-    if input.dim() < min_dims:
-        raise RuntimeError(f"torch.{op} requires a tensor with at least {min_dims} dimension, but got a tensor with "
-                           f"{input.dim()} dimensions!")
-    if isinstance(indices_or_sections, builtins.int):
-        size = input._shape[dim]
-        if indices_or_sections == 0 or size % indices_or_sections:
-            raise RuntimeError(f"torch.{op} attempted to split along dimension {dim}, but the size of the dimension "
-                               f"{size} is not divisible by the split_size {indices_or_sections}!")
-    return tensor_split(input, indices_or_sections, dim)
-
-
-def hsplit(input: Tensor, indices_or_sections):
-    """``tensor_split`` along dim 1 (dim 0 for a 1-D tensor); a number of sections must divide the size.
-
-    Example::
-
-        >>> [p.shape for p in torch.hsplit(torch.zeros(2, 4), 2)]
-        [torch.Size([2, 2]), torch.Size([2, 2])]
-    """
-    if input.dim() == 0:
-        raise RuntimeError("torch.hsplit requires a tensor with at least 1 dimension, but got a tensor with 0 "
-                           "dimensions!")
-    return _dir_split("hsplit", input, indices_or_sections, 1, 0 if input.dim() == 1 else 1)
-
-
-def vsplit(input: Tensor, indices_or_sections):
-    """``tensor_split`` along dim 0 of a tensor with at least 2 dims.
-
-    Example::
-
-        >>> [p.tolist() for p in torch.vsplit(torch.arange(4).reshape(4, 1), [1])]
-        [[[0]], [[1], [2], [3]]]
-    """
-    return _dir_split("vsplit", input, indices_or_sections, 2, 0)
-
-
-def dsplit(input: Tensor, indices_or_sections):
-    """``tensor_split`` along dim 2 of a tensor with at least 3 dims.
-
-    Example::
-
-        >>> [p.shape for p in torch.dsplit(torch.zeros(1, 2, 6), 3)]
-        [torch.Size([1, 2, 2]), torch.Size([1, 2, 2]), torch.Size([1, 2, 2])]
-    """
-    return _dir_split("dsplit", input, indices_or_sections, 3, 2)
-
-
-def split_with_sizes(input: Tensor, split_sizes, dim: int = 0):
-    """Views of the listed sizes along ``dim`` (they must add up to the dim's size).
-
-    Example::
-
-        >>> [p.tolist() for p in torch.split_with_sizes(torch.arange(5), [2, 3])]
-        [[0, 1], [2, 3, 4]]
-    """
-    return split(input, [builtins.int(s) for s in split_sizes], dim)
 
 
 def _stack_list(op: str, tensors) -> list[Tensor]:
@@ -443,7 +336,5 @@ def diagflat(input: Tensor, offset: int = 0) -> Tensor:
 methods(("atleast_1d", atleast_1d), ("atleast_2d", atleast_2d), ("atleast_3d", atleast_3d),
         ("broadcast_tensors", broadcast_tensors), ("column_stack", column_stack), ("row_stack", row_stack),
         ("dstack", dstack), ("block_diag", block_diag), ("combinations", combinations), tensor=False)
-methods(("broadcast_to", broadcast_to), ("tensor_split", tensor_split), ("hsplit", hsplit), ("vsplit", vsplit),
-        ("dsplit", dsplit), ("split_with_sizes", split_with_sizes), ("diff", diff), ("rot90", rot90),
-        ("diagflat", diagflat))
+methods(("broadcast_to", broadcast_to), ("diff", diff), ("rot90", rot90), ("diagflat", diagflat))
 api("unfold", method=unfold)

@@ -149,9 +149,9 @@ def trapezoid(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
     n = y._shape[d]
     if isinstance(x, Tensor):
         if x.dim() != 1 and x.dim() != y.dim():
-            raise RuntimeError(f"trapezoid: There must be one `x` value for each sample point")
+            raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
         if x.dim() == 1 and x._shape[0] != n:
-            raise RuntimeError(f"trapezoid: There must be one `x` value for each sample point")
+            raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
         if n == 0:
             return yf.sum(d) * 0
         dxs = _dx_along(x, y, d)

@@ -10,7 +10,6 @@ import builtins
 import math
 import weakref
 
-from .. import autograd
 from ..tensor import Size, Tensor
 from ._registry import OpDef, api, methods, register
 

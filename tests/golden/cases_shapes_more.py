@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cases import V, case, distinct, golden, ints, nonleaf, tr, uniform
+from cases import V, case, distinct, golden, ints, nonleaf, tr
 from cases_tensorfns import f, idx, u
 
 NAN = np.float32(np.nan)
