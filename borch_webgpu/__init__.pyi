@@ -167,6 +167,7 @@ from .ops.creation_more import hamming_window as hamming_window
 from .ops.creation_more import hann_window as hann_window
 from .ops.search import histc as histc
 from .ops.stats import histogram as histogram
+from .ops.stats import histogramdd as histogramdd
 from .ops.splits import hsplit as hsplit
 from .ops.shape import hstack as hstack
 from ._dtype import iinfo as iinfo

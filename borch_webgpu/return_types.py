@@ -17,6 +17,6 @@ from __future__ import annotations
 
 from .ops._return_types import (aminmax, cummax, cummin, kthvalue, max, median, min, mode,  # noqa: A004
                                 sort, topk)
-from .ops._return_types import histogram, nanmedian
+from .ops._return_types import histogram, histogramdd, nanmedian
 
-__all__ = ["max", "min", "median", "mode", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin", "nanmedian", "histogram"]
+__all__ = ["max", "min", "median", "mode", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin", "nanmedian", "histogram", "histogramdd"]

@@ -1,5 +1,5 @@
 """Statistics written with other ops: cov, corrcoef, trapezoid/trapz, cumulative_trapezoid, histogram,
-nanmedian. Each follows PyTorch's own formula (so float32 results round as PyTorch's do) and
+histogramdd, nanmedian. Each follows PyTorch's own formula (so float32 results round as PyTorch's do) and
 differentiates through the ops it is made of."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ..tensor import Tensor, _wrap_dim
 from . import _return_types as _rt
 from ._registry import OpDef, methods, register
 
-__all__ = ["cov", "corrcoef", "trapezoid", "trapz", "cumulative_trapezoid", "histogram", "nanmedian"]
+__all__ = ["cov", "corrcoef", "trapezoid", "trapz", "cumulative_trapezoid", "histogram", "histogramdd", "nanmedian"]
 
 # mm sums the observations in an order that differs from PyTorch's: the matmul family's tolerance
 for _n, _doc, _tol in (("cov", "centred rows, one mm, a normalisation", (1e-5, 1e-5)),
@@ -210,54 +210,108 @@ def histogram(input: Tensor, bins=100, *, range=None, weight: Tensor | None = No
         hist=tensor([0., 2., 1., 0.]),
         bin_edges=tensor([0.0000, 0.7500, 1.5000, 2.2500, 3.0000]))
     """
-    from .creation import linspace, zeros
-    from .elementwise import where
-    from .search import searchsorted
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f"\"histogramdd\" not implemented for '{_NAMES.get(input.dtype.name)}'")
-    x = input.detach().reshape(-1)
-    if isinstance(bins, Tensor):
-        if bins.dim() != 1:
-            raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but got {bins.dim()} "
-                               "dimensions in the bins tensor for dimension 0")
-        if bins.numel() == 0:
-            raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements in"
-                               " the bins tensor for dimension 0")
-        edges = bins.to(input.dtype).detach()
-    else:
-        if bins <= 0:
-            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
-        if range is not None:
-            lo, hi = builtins.float(range[0]), builtins.float(range[1])
-        elif x.numel():
-            lo, hi = x.min().item(), x.max().item()
-        else:
-            lo = hi = 0.0
-        if lo > hi:
-            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {lo:g} max {hi:g} "
-                               "for dimension 0")
-        if lo == hi:
-            lo, hi = lo - 0.5, hi + 0.5
-        edges = linspace(lo, hi, bins + 1, dtype=input.dtype, device=input.device)
-    nb = edges.numel() - 1
-    w = weight.detach().reshape(-1).to(input.dtype) if weight is not None else None
+    if not isinstance(bins, Tensor) and bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     if weight is not None and weight._shape != input._shape:
         raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same shape as the "
                            f"input tensor excluding its innermost dimension, but got input with shape "
                            f"{list(input._shape) + [1]} and weight with shape {list(weight._shape)}")
-    hist = zeros(builtins.max(nb, 0), dtype=input.dtype, device=input.device)
-    if nb > 0 and x.numel():
+    hist, edges = _histdd(input.reshape(-1, 1), [bins], range, weight, density)
+    return _rt.histogram((hist, edges[0]))
+
+
+def histogramdd(input: Tensor, bins, *, range=None, weight: Tensor | None = None,  # noqa: A002
+                density: bool = False):
+    """A D-dimensional histogram of the points in ``input``'s rows (its last dim is D): ``bins`` is one
+    int, D ints, or D 1-D tensors of edges; ``range`` is ``[min_0, max_0, ..., min_D-1, max_D-1]``.
+    Returns ``(hist, bin_edges)`` with one edges tensor per dim.
+
+    Example::
+
+        >>> torch.histogramdd(torch.tensor([[0., 1.], [1., 2.], [2., 0.5]]), bins=[2, 1]).hist
+        tensor([[1.],
+                [2.]])
+    """
+    if input.dim() < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{_NAMES.get(input.dtype.name)}'")
+    D = input._shape[-1]
+    per_dim = [bins] * D if isinstance(bins, builtins.int) else list(bins)
+    if len(per_dim) != D:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
+    if range is not None and len(range) != 2 * D:
+        raise RuntimeError(f"torch.histogramdd: for a {D}-dimensional histogram range should have {2 * D} elements, "
+                           f"but got {len(range)}")
+    hist, edges = _histdd(input.reshape(-1, D), per_dim, range, weight, density)
+    return _rt.histogramdd((hist, tuple(edges)))
+
+
+def _edges(col: Tensor, bins, rng, d: int) -> Tensor:
+    from .creation import linspace
+    if isinstance(bins, Tensor):
+        if bins.dim() != 1:
+            raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but got {bins.dim()} "
+                               f"dimensions in the bins tensor for dimension {d}")
+        if bins.numel() == 0:
+            raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements in"
+                               f" the bins tensor for dimension {d}")
+        return bins.to(col.dtype).detach()
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogramdd: bins must be > 0, but got {bins} for dimension {d}")
+    if rng is not None:
+        lo, hi = builtins.float(rng[2 * d]), builtins.float(rng[2 * d + 1])
+    elif col.numel():
+        lo, hi = col.min().item(), col.max().item()
+    else:
+        lo = hi = 0.0
+    if lo > hi:
+        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {lo:g} max {hi:g} "
+                           f"for dimension {d}")
+    if lo == hi:  # an empty range widened as numpy does
+        lo, hi = lo - 0.5, hi + 0.5
+    return linspace(lo, hi, bins + 1, dtype=col.dtype, device=col.device)
+
+
+def _histdd(x: Tensor, bins: list, rng, weight, density: bool):
+    """(hist of shape (nb_0, ..., nb_D-1), [edges per dim]) of the rows of x (N, D): each coordinate's bin by
+    searchsorted (the last edge closes the last bin), the flat bin index, index_add of the weights."""
+    from .creation import zeros
+    from .elementwise import where
+    from .search import searchsorted
+    x = x.detach()
+    D = x._shape[1]
+    edges = [_edges(x[:, d], bins[d], rng, d) for d in builtins.range(D)]
+    nbs = [e.numel() - 1 for e in edges]
+    total = 1
+    for nb in nbs:
+        total *= builtins.max(nb, 0)
+    hist = zeros(total, dtype=x.dtype, device=x.device)
+    if total and x._shape[0]:
         with autograd.no_grad():
-            pos = searchsorted(edges, x, right=True) - 1
-            last = edges[-1]
-            pos = where(x == last, nb - 1, pos)
-            inside = (x >= edges[0]) & (x <= last)
-            pos = where(inside, pos, 0)
-            add = inside.to(input.dtype) if w is None else where(inside, w, 0.0)
-            hist = hist.index_add(0, pos, add)
-    if density and nb > 0:
-        hist = hist / (hist.sum() * (edges[1:] - edges[:-1]))
-    return _rt.histogram((hist, edges))
+            flat = inside = None
+            for d, (e, nb) in enumerate(zip(edges, nbs)):
+                col = x[:, d].contiguous()
+                pos = where(col == e[-1], nb - 1, searchsorted(e, col, right=True) - 1)
+                ok = (col >= e[0]) & (col <= e[-1])
+                flat = pos if flat is None else flat * nb + pos
+                inside = ok if inside is None else inside & ok
+            flat = where(inside, flat, 0)
+            w = weight.detach().reshape(-1).to(x.dtype) if weight is not None else None
+            add = inside.to(x.dtype) if w is None else where(inside, w, 0.0)
+            hist = hist.index_add(0, flat, add)
+    hist = hist.reshape([builtins.max(nb, 0) for nb in nbs])
+    if density and total:
+        width = None
+        for d, e in enumerate(edges):
+            view = [1] * D
+            view[d] = nbs[d]
+            wd = (e[1:] - e[:-1]).reshape(view)
+            width = wd if width is None else width * wd
+        hist = hist / (hist.sum() * width)
+    return hist, edges
 
 
 def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
@@ -302,4 +356,5 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
 
 # ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
 methods(("cov", cov), ("corrcoef", corrcoef), ("histogram", histogram), ("nanmedian", nanmedian))
+methods(("histogramdd", histogramdd), tensor=False)
 methods(("trapezoid", trapezoid), ("trapz", trapz), ("cumulative_trapezoid", cumulative_trapezoid), tensor=False)

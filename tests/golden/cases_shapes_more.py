@@ -576,6 +576,7 @@ def _cumulative_trapezoid():
 @golden("histogram")
 def _histogram():
     data = f([0.5, 1.0, 1.0, 2.5, 3.0, -1.0, 4.0, 2.0])
+    pts = f([[0.0, 1.0], [1.0, 2.0], [2.0, 0.5], [0.5, 0.5]])
     return [case("histogram", data, 4, id="4 bins over the data"),
             case("histogram", data, 3, range=(0.0, 3.0), id="range (outside ignored, last edge in)"),
             case("histogram", data, f([0.0, 1.0, 2.5, 10.0]), id="bin edges tensor"),
@@ -588,7 +589,15 @@ def _histogram():
             case("Tensor.histogram", u((10,)), id="method default 100 bins"),
             case("histogram", idx([1, 2]), 2, id="error: int64 input"),
             case("histogram", data, 2, range=(3.0, 1.0), id="error: min > max"),
-            case("histogram", data, 0, id="error: zero bins")]
+            case("histogram", data, 0, id="error: zero bins"),
+            case("histogramdd", pts, [2, 3], id="histogramdd bins per dim"),
+            case("histogramdd", pts, 2, range=[0.0, 2.0, 0.0, 2.0], density=True, id="histogramdd range density"),
+            case("histogramdd", pts, [f([0.0, 1.0, 2.0]), f([0.0, 2.0])], weight=f([1.0, 2.0, 3.0, 4.0]),
+                 id="histogramdd edges and weights"),
+            case("histogramdd", u((2, 5, 3)), 2, id="histogramdd batched points in 3-D"),
+            case("histogramdd", pts, [2], id="error: histogramdd bins per dim"),
+            case("histogramdd", pts, 2, range=[0.0, 1.0], id="error: histogramdd range length"),
+            case("histogramdd", u((3,)), 2, id="error: histogramdd 1-D")]
 
 
 @golden("nanmedian")
