@@ -159,6 +159,7 @@ from .device import get_default_device as get_default_device
 from ._dtype import get_default_dtype as get_default_dtype
 from .ops.tensor_meta import get_device as get_device
 from .ops.random import get_rng_state as get_rng_state
+from .ops.numgrad import gradient as gradient
 from .ops.elementwise import greater as greater
 from .ops.elementwise import greater_equal as greater_equal
 from .ops.elementwise import gt as gt

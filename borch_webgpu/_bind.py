@@ -28,7 +28,7 @@ OP_MODULES = ("autograd.graph", "autograd.engine", "ops.creation", "ops.memory",
               "ops.scan_sort", "ops.diag", "ops.combine", "ops.search", "ops.unique", "ops.index_extra",
               "ops.scatter_reduce", "ops.reduce_extra", "ops.extremes", "ops._linalg_solve", "ops._linalg_legacy", "ops._linalg_householder",
               "ops.random", "ops.compare", "ops.type_queries", "ops._nn_distance",
-              "ops.shape_more", "ops.splits", "ops.scatter_more", "ops.tensor_meta", "ops.copies", "ops.creation_more", "ops.stats",
+              "ops.shape_more", "ops.splits", "ops.scatter_more", "ops.tensor_meta", "ops.copies", "ops.creation_more", "ops.stats", "ops.numgrad",
               "ops.random_more",
               "_tensor_str")
 

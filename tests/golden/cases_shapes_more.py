@@ -640,3 +640,24 @@ def _poisson():
             case("poisson", f([-1.0]), id="error: negative rate"),
             case("binomial", f([3.0, 5.0, 0.0]), f([1.0, 0.0, 0.5]), id="binomial certain outcomes"),
             case("binomial", u((2, 3), 0, 10).round(), u((2, 3), 0, 1), id="binomial shape", random=True)]
+
+
+@golden("gradient")
+def _gradient():
+    x = np.sort(u((5,))).astype(np.float32) + np.arange(5, dtype=np.float32)  # increasing coordinates
+    return [case("gradient", u((5,)), id="1-D"),
+            case("gradient", u((5,)), spacing=2.0, id="spacing 2"),
+            case("gradient", u((5,)), edge_order=2, id="edge_order 2"),
+            case("gradient", u((5,)), spacing=(x,), id="coordinates"),
+            case("gradient", u((5,)), spacing=(x,), edge_order=2, id="coordinates edge_order 2"),
+            case("gradient", u((3, 4)), id="2-D all dims"),
+            case("gradient", u((3, 4)), dim=1, id="2-D dim 1"),
+            case("gradient", u((3, 4)), spacing=[2.0, 3.0], id="spacing per dim"),
+            case("gradient", u((2,)), id="two samples"),
+            case("gradient", ints((4,)), id="int64 gives float"),
+            case("gradient", u((1,)), id="error: one sample"),
+            case("gradient", u((5,)), edge_order=3, id="error: edge_order 3"),
+            case("gradient", u((5,)), spacing=[1.0, 2.0], id="error: spacing length"),
+            case("gradient", u((2,)), edge_order=2, id="error: too short for edge_order 2"),
+            case("gradient", u((3, 5)), dim=1, edge_order=2, id="grad", grad=True),
+            case("gradient", u((5,)), spacing=(x,), id="grad coordinates", grad=True)]
