@@ -13,21 +13,12 @@ from .tensor import Size as Size
 from .tensor import Tensor as Tensor
 from ._version import __version__ as __version__
 from .ops.unary import abs as abs
-abs_: Any
 from .ops.unary import absolute as absolute
 from . import accelerator as accelerator
 from .ops.unary import acos as acos
-acos_: Any
-from .ops.special import acosh as acosh
-acosh_: Any
 from .ops.elementwise import add as add
-from .ops.fused_extra import addbmm as addbmm
-from .ops.fused_extra import addcdiv as addcdiv
-from .ops.fused_extra import addcmul as addcmul
 from .ops.linalg import addmm as addmm
-from .ops.fused_extra import addmv as addmv
-from .ops.fused_extra import _torch_addmv_ as addmv_
-from .ops.fused_extra import addr as addr
+from .ops.copies import alias_copy as alias_copy
 from .ops.reduce import all as all
 from .ops.compare import allclose as allclose
 from .ops.reduce import amax as amax
@@ -37,115 +28,111 @@ from .ops.reduce import any as any
 from . import ao as ao
 from .ops.creation import arange as arange
 from .ops.unary import arccos as arccos
-from .ops.special import arccosh as arccosh
-arccosh_: Any
 from .ops.unary import arcsin as arcsin
-from .ops.special import arcsinh as arcsinh
-arcsinh_: Any
 from .ops.unary import arctan as arctan
 from .ops.elementwise import arctan2 as arctan2
-from .ops.special import arctanh as arctanh
-arctanh_: Any
 from .ops.reduce import argmax as argmax
 from .ops.reduce import argmin as argmin
 from .ops.scan_sort import argsort as argsort
 from .ops.indexing import argwhere as argwhere
+from .ops.views import as_strided as as_strided
+from .ops.copies import as_strided_copy as as_strided_copy
+from .ops.scatter_more import as_strided_scatter as as_strided_scatter
 from .ops.creation import as_tensor as as_tensor
+from .ops.creation_more import asarray as asarray
 from .ops.unary import asin as asin
-asin_: Any
-from .ops.special import asinh as asinh
-asinh_: Any
 from .ops.unary import atan as atan
 from .ops.elementwise import atan2 as atan2
-atan_: Any
-from .ops.special import atanh as atanh
-atanh_: Any
+from .ops.shape_more import atleast_1d as atleast_1d
+from .ops.shape_more import atleast_2d as atleast_2d
+from .ops.shape_more import atleast_3d as atleast_3d
 from . import autograd as autograd
 from . import backends as backends
 from .ops.linalg import baddbmm as baddbmm
+from .ops.creation_more import bartlett_window as bartlett_window
 from .ops.random import bernoulli as bernoulli
 from .ops.search import bincount as bincount
-from .ops.binary_extra import bitwise_and as bitwise_and
-from .ops.binary_extra import bitwise_left_shift as bitwise_left_shift
-from .ops.binary_extra import bitwise_not as bitwise_not
-from .ops.binary_extra import bitwise_or as bitwise_or
-from .ops.binary_extra import bitwise_right_shift as bitwise_right_shift
-from .ops.binary_extra import bitwise_xor as bitwise_xor
+from .ops.random_more import binomial as binomial
+from .ops.creation_more import blackman_window as blackman_window
+from .ops.shape_more import block_diag as block_diag
 from .ops.linalg import bmm as bmm
 from ._dtype import bool as bool
 from .ops._shapes import broadcast_shapes as broadcast_shapes
+from .ops.shape_more import broadcast_tensors as broadcast_tensors
+from .ops.shape_more import broadcast_to as broadcast_to
 from .ops.search import bucketize as bucketize
 from ._dtype import can_cast as can_cast
 from .ops.combine import cartesian_prod as cartesian_prod
 from .ops.shape import cat as cat
 from .ops.combine import cdist as cdist
 from .ops.unary import ceil as ceil
-ceil_: Any
 from .ops._linalg_legacy import cholesky_inverse as cholesky_inverse
 from .ops._linalg_solve import cholesky_solve as cholesky_solve
 from .ops.views import chunk as chunk
 from .ops.unary import clamp as clamp
-clamp_: Any
 from .ops.unary import clamp_max as clamp_max
-clamp_max_: Any
 from .ops.unary import clamp_min as clamp_min
-clamp_min_: Any
 from .ops.unary import clip as clip
-clip_: Any
 from .ops.memory import clone as clone
+from .ops.shape_more import column_stack as column_stack
+from .ops.shape_more import combinations as combinations
 from ._compile import compile as compile
 from . import compiler as compiler
 from .ops.shape import concat as concat
 from .ops.shape import concatenate as concatenate
-from .ops.binary_extra import copysign as copysign
+from .ops.tensor_meta import conj as conj
+from .ops.tensor_meta import conj_physical as conj_physical
+from .ops.stats import corrcoef as corrcoef
 from .ops.unary import cos as cos
-cos_: Any
 from .ops.unary import cosh as cosh
-cosh_: Any
 from .ops._nn_distance import cosine_similarity as cosine_similarity
 from .ops.reduce import count_nonzero as count_nonzero
+from .ops.stats import cov as cov
 from .ops.combine import cross as cross
 from . import cuda as cuda
 from .ops.extremes import cummax as cummax
 from .ops.extremes import cummin as cummin
 from .ops.scan_sort import cumprod as cumprod
 from .ops.scan_sort import cumsum as cumsum
+from .ops.stats import cumulative_trapezoid as cumulative_trapezoid
 from .ops.random import default_generator as default_generator
-from .ops.special import deg2rad as deg2rad
-deg2rad_: Any
 from .ops._linalg_solve import det as det
+from .ops.tensor_meta import detach as detach
+from .ops.tensor_meta import detach_ as detach_
+from .ops.copies import detach_copy as detach_copy
 from .device import device as device
 from .ops.diag import diag as diag
 from .ops.diag import diag_embed as diag_embed
+from .ops.shape_more import diagflat as diagflat
 from .ops.diag import diagonal as diagonal
-from .ops.special import digamma as digamma
-from .ops.fused_extra import dist as dist
+from .ops.copies import diagonal_copy as diagonal_copy
+from .ops.scatter_more import diagonal_scatter as diagonal_scatter
+from .ops.shape_more import diff as diff
 from .ops.elementwise import div as div
 from .ops.elementwise import divide as divide
 from .ops.linalg import dot as dot
 from ._dtype import double as double
+from .ops.splits import dsplit as dsplit
+from .ops.shape_more import dstack as dstack
 from ._dtype import dtype as dtype
 from .ops._einsum import einsum as einsum
 from .ops.creation import empty as empty
 from .ops.creation import empty_like as empty_like
+from .ops.creation_more import empty_permuted as empty_permuted
+from .ops.creation_more import empty_strided as empty_strided
 from .autograd.grad_mode import enable_grad as enable_grad
 from .ops.elementwise import eq as eq
 from .ops.compare import equal as equal
 from .ops.unary import erf as erf
-erf_: Any
-from .ops.special import erfc as erfc
-erfc_: Any
-from .ops.special import erfinv as erfinv
 from .ops.unary import exp as exp
 from .ops.unary import exp2 as exp2
-exp2_: Any
-exp_: Any
+from .ops.copies import expand_copy as expand_copy
 from .ops.unary import expm1 as expm1
-expm1_: Any
 from .ops.creation import eye as eye
+from .ops.creation_more import fill as fill
+from .ops.memory import fill_ as fill_
 from ._dtype import finfo as finfo
 from .ops.unary import fix as fix
-fix_: Any
 from .ops.views import flatten as flatten
 from .ops.shape import flip as flip
 from .ops.shape import fliplr as fliplr
@@ -154,91 +141,83 @@ from ._dtype import float as float
 from ._dtype import float16 as float16
 from ._dtype import float32 as float32
 from ._dtype import float64 as float64
-from .ops.binary_extra import float_power as float_power
 from .ops.unary import floor as floor
-floor_: Any
 from .ops.elementwise import floor_divide as floor_divide
 from .ops.elementwise import fmax as fmax
 from .ops.elementwise import fmin as fmin
 from .ops.elementwise import fmod as fmod
 from .ops.unary import frac as frac
-frac_: Any
-from .ops.special import frexp as frexp
 from .ops.creation import from_numpy as from_numpy
+from .ops.creation_more import frombuffer as frombuffer
 from .ops.creation import full as full
 from .ops.creation import full_like as full_like
 from .ops.indexing import gather as gather
-from .ops.binary_extra import gcd as gcd
-gcd_: Any
 from .ops.elementwise import ge as ge
 from .ops._linalg_householder import geqrf as geqrf
 from .ops.linalg import ger as ger
 from .device import get_default_device as get_default_device
 from ._dtype import get_default_dtype as get_default_dtype
+from .ops.tensor_meta import get_device as get_device
 from .ops.random import get_rng_state as get_rng_state
+from .ops.numgrad import gradient as gradient
 from .ops.elementwise import greater as greater
 from .ops.elementwise import greater_equal as greater_equal
 from .ops.elementwise import gt as gt
 from ._dtype import half as half
-from .ops.binary_extra import heaviside as heaviside
+from .ops.creation_more import hamming_window as hamming_window
+from .ops.creation_more import hann_window as hann_window
 from .ops.search import histc as histc
+from .ops.stats import histogram as histogram
+from .ops.stats import histogramdd as histogramdd
+from .ops.splits import hsplit as hsplit
 from .ops.shape import hstack as hstack
-from .ops.binary_extra import hypot as hypot
-from .ops.special import i0 as i0
-i0_: Any
 from ._dtype import iinfo as iinfo
 from .ops.indexing import index_add as index_add
+from .ops.scatter_more import index_copy as index_copy
 from .ops.index_extra import index_fill as index_fill
 from .ops.subscript import index_put as index_put
+from .ops.scatter_more import index_reduce as index_reduce
 from .ops.indexing import index_select as index_select
 from .autograd.grad_mode import inference_mode as inference_mode
 from .ops.random import initial_seed as initial_seed
-from .ops.fused_extra import inner as inner
 from ._dtype import int as int
 from ._dtype import int16 as int16
 from ._dtype import int32 as int32
 from ._dtype import int64 as int64
 from ._dtype import int8 as int8
 from .ops._linalg_solve import inv as inverse
+from .ops.tensor_meta import is_complex as is_complex
+from .ops.tensor_meta import is_conj as is_conj
 from .ops.type_queries import is_floating_point as is_floating_point
 from .autograd.grad_mode import is_grad_enabled as is_grad_enabled
 from .ops.type_queries import is_inference as is_inference
 from .autograd.grad_mode import is_inference_mode_enabled as is_inference_mode_enabled
+from .ops.tensor_meta import is_neg as is_neg
+from .ops.tensor_meta import is_nonzero as is_nonzero
+from .ops.tensor_meta import is_pinned as is_pinned
+from .ops.tensor_meta import is_same_size as is_same_size
+from .ops.tensor_meta import is_signed as is_signed
 from .ops.type_queries import is_tensor as is_tensor
 from .ops.compare import isclose as isclose
 from .ops.unary import isfinite as isfinite
-from .ops.binary_extra import isin as isin
 from .ops.unary import isinf as isinf
 from .ops.unary import isnan as isnan
-from .ops.special import isneginf as isneginf
-from .ops.special import isposinf as isposinf
-from .ops.special import isreal as isreal
+from .ops.creation_more import kaiser_window as kaiser_window
 from ._scope import keep as keep
 from .ops.combine import kron as kron
 from .ops.extremes import kthvalue as kthvalue
-from .ops.binary_extra import lcm as lcm
-lcm_: Any
-from .ops.binary_extra import ldexp as ldexp
-ldexp_: Any
 from .ops.elementwise import le as le
 from .ops.elementwise import lerp as lerp
 from .ops.elementwise import less as less
 from .ops.elementwise import less_equal as less_equal
-from .ops.special import lgamma as lgamma
 from . import linalg as linalg
 from .ops.creation import linspace as linspace
 from .serialization import load as load
 from ._log import log_dispatch as log
 from .ops.unary import log10 as log10
-log10_: Any
 from .ops.unary import log1p as log1p
-log1p_: Any
 from .ops.unary import log2 as log2
-log2_: Any
-log_: Any
 from .ops.reduce import log_softmax as log_softmax
-from .ops.binary_extra import logaddexp as logaddexp
-from .ops.binary_extra import logaddexp2 as logaddexp2
 from .ops.reduce_extra import logcumsumexp as logcumsumexp
 from .ops._linalg_solve import logdet as logdet
 from ._log import logged as logged
@@ -246,8 +225,7 @@ from .ops.elementwise import logical_and as logical_and
 from .ops.unary import logical_not as logical_not
 from .ops.elementwise import logical_or as logical_or
 from .ops.elementwise import logical_xor as logical_xor
-from .ops.special import logit as logit
-logit_: Any
+from .ops.creation_more import logspace as logspace
 from .ops.reduce import logsumexp as logsumexp
 from ._dtype import long as long
 from .ops.elementwise import lt as lt
@@ -275,25 +253,23 @@ from .ops.elementwise import mul as mul
 from .ops.random import multinomial as multinomial
 from .ops.elementwise import multiply as multiply
 from .ops.linalg import mv as mv
-from .ops.special import mvlgamma as mvlgamma
 from .ops.unary import nan_to_num as nan_to_num
-nan_to_num_: Any
 from .ops.reduce_extra import nanmean as nanmean
+from .ops.stats import nanmedian as nanmedian
 from .ops.reduce_extra import nanquantile as nanquantile
 from .ops.reduce_extra import nansum as nansum
 from .ops.views import narrow as narrow
+from .ops.copies import narrow_copy as narrow_copy
 from .ops.elementwise import ne as ne
 from .ops.unary import neg as neg
-neg_: Any
 from .ops.unary import negative as negative
-negative_: Any
-from .ops.binary_extra import nextafter as nextafter
 from . import nn as nn
 from .autograd.grad_mode import no_grad as no_grad
 from .ops.indexing import nonzero as nonzero
 from .ops.reduce import norm as norm
 from .ops.random import normal as normal
 from .ops.elementwise import not_equal as not_equal
+from .ops.creation_more import numel as numel
 from .ops.creation import ones as ones
 from .ops.creation import ones_like as ones_like
 from . import onnx as onnx
@@ -302,15 +278,14 @@ from . import optim as optim
 from .ops.linalg import outer as outer
 from .ops._nn_distance import pairwise_distance as pairwise_distance
 from .ops.views import permute as permute
+from .ops.copies import permute_copy as permute_copy
 from .ops._linalg_legacy import pinverse as pinverse
-from .ops.special import polygamma as polygamma
-from .ops.special import positive as positive
+from .ops.random_more import poisson as poisson
 from .ops.elementwise import pow as pow
 from .ops.reduce import prod as prod
 from ._dtype import promote_types as promote_types
+from .ops.scatter_more import put as put
 from .ops.reduce_extra import quantile as quantile
-from .ops.special import rad2deg as rad2deg
-rad2deg_: Any
 from .ops.random import rand as rand
 from .ops.random import rand_like as rand_like
 from .ops.random import randint as randint
@@ -318,22 +293,25 @@ from .ops.random import randint_like as randint_like
 from .ops.random import randn as randn
 from .ops.random import randn_like as randn_like
 from .ops.random import randperm as randperm
+from .ops.creation_more import range as range
 from .ops.index_extra import ravel as ravel
 from .ops.unary import reciprocal as reciprocal
-reciprocal_: Any
 from .ops.unary import relu as relu
 from .ops.elementwise import remainder as remainder
-from .ops.fused_extra import renorm as renorm
 from .ops.index_extra import repeat_interleave as repeat_interleave
 from .ops.views import reshape as reshape
+from .ops.tensor_meta import resize_as_ as resize_as_
+from .ops.tensor_meta import resolve_conj as resolve_conj
+from .ops.tensor_meta import resolve_neg as resolve_neg
 from .ops.type_queries import result_type as result_type
 from . import return_types as return_types
 from .ops.shape import roll as roll
+from .ops.shape_more import rot90 as rot90
 from .ops.unary import round as round
-from .ops.unary import round_ as round_
+from .ops.shape_more import row_stack as row_stack
 from .ops.unary import rsqrt as rsqrt
-rsqrt_: Any
 from .serialization import save as save
+from .ops.creation_more import scalar_tensor as scalar_tensor
 from .ops.indexing import scatter as scatter
 from .ops.indexing import scatter_add as scatter_add
 from .ops.scatter_reduce import scatter_reduce as scatter_reduce
@@ -341,6 +319,8 @@ from ._scope import scope as scope
 from .ops.search import searchsorted as searchsorted
 from .ops.random import seed as seed
 from .ops.views import select as select
+from .ops.copies import select_copy as select_copy
+from .ops.scatter_more import select_scatter as select_scatter
 from .ops.unary import selu as selu
 from . import serialization as serialization
 from .device import set_default_device as set_default_device
@@ -349,27 +329,24 @@ from .autograd.grad_mode import set_grad_enabled as set_grad_enabled
 from ._log import set_log_sink as set_log_sink
 from ._tensor_str import set_printoptions as set_printoptions
 from .ops.random import set_rng_state as set_rng_state
-from .ops.special import sgn as sgn
 from ._dtype import short as short
 from .ops.unary import sigmoid as sigmoid
-sigmoid_: Any
 from .ops.unary import sign as sign
-from .ops.special import signbit as signbit
 from .ops.unary import sin as sin
-sin_: Any
-from .ops.special import sinc as sinc
-sinc_: Any
 from .ops.unary import sinh as sinh
-sinh_: Any
+from .ops.copies import slice_copy as slice_copy
+from .ops.scatter_more import slice_scatter as slice_scatter
 slogdet: Any
 from .ops.reduce import softmax as softmax
 from .ops.scan_sort import sort as sort
 from .ops.views import split as split
+from .ops.copies import split_copy as split_copy
+from .ops.splits import split_with_sizes as split_with_sizes
+from .ops.copies import split_with_sizes_copy as split_with_sizes_copy
 from .ops.unary import sqrt as sqrt
-sqrt_: Any
 from .ops.unary import square as square
-square_: Any
 from .ops.views import squeeze as squeeze
+from .ops.copies import squeeze_copy as squeeze_copy
 from .ops.shape import stack as stack
 from .ops.reduce import std as std
 from .ops.reduce import std_mean as std_mean
@@ -380,41 +357,52 @@ from .ops._linalg_legacy import svd as svd
 from .ops.views import swapaxes as swapaxes
 from .ops.views import swapdims as swapdims
 from .ops.views import t as t
+from .ops.copies import t_copy as t_copy
 from .ops.subscript import take as take
 from .ops.index_extra import take_along_dim as take_along_dim
 from .ops.unary import tan as tan
-tan_: Any
 from .ops.unary import tanh as tanh
-tanh_: Any
 from .ops.creation import tensor as tensor
+from .ops.splits import tensor_split as tensor_split
 from .ops.combine import tensordot as tensordot
 from . import testing as testing
 from .ops.shape import tile as tile
 from .ops.scan_sort import topk as topk
 from .ops.diag import trace as trace
 from .ops.views import transpose as transpose
+from .ops.copies import transpose_copy as transpose_copy
+from .ops.stats import trapezoid as trapezoid
+from .ops.stats import trapz as trapz
 from .ops.indexing import tril as tril
+from .ops.creation_more import tril_indices as tril_indices
 from .ops.indexing import triu as triu
+from .ops.creation_more import triu_indices as triu_indices
 from .ops.elementwise import true_divide as true_divide
 from .ops.unary import trunc as trunc
-trunc_: Any
+from .ops.tensor_meta import typename as typename
 from ._dtype import uint8 as uint8
 from .ops.views import unbind as unbind
+from .ops.copies import unbind_copy as unbind_copy
 from .ops.views import unflatten as unflatten
+from .ops.copies import unfold_copy as unfold_copy
 from .ops.unique import unique as unique
 from .ops.unique import unique_consecutive as unique_consecutive
 from .ops.index_extra import unravel_index as unravel_index
+from .ops.splits import unsafe_chunk as unsafe_chunk
+from .ops.splits import unsafe_split as unsafe_split
+from .ops.splits import unsafe_split_with_sizes as unsafe_split_with_sizes
 from .ops.views import unsqueeze as unsqueeze
+from .ops.copies import unsqueeze_copy as unsqueeze_copy
 from . import utils as utils
 from .ops._linalg_legacy import vander as vander
 from .ops.reduce import var as var
 from .ops.reduce import var_mean as var_mean
-from .ops.fused_extra import vdot as vdot
+from .ops.copies import view_copy as view_copy
+from .ops.splits import vsplit as vsplit
 from .ops.shape import vstack as vstack
 from . import webgpu as webgpu
 from .ops.elementwise import where as where
-from .ops.binary_extra import xlogy as xlogy
-xlogy_: Any
+from .ops.memory import zero_ as zero_
 from .ops.creation import zeros as zeros
 from .ops.creation import zeros_like as zeros_like
 vision: Any  # borchvision, imported on first use

@@ -17,5 +17,7 @@ from __future__ import annotations
 
 from .ops._return_types import (aminmax, cummax, cummin, frexp, kthvalue, max, median, min,  # noqa: A004
                                 mode, sort, topk)
+from .ops._return_types import histogram, histogramdd, nanmedian
 
-__all__ = ["max", "min", "median", "mode", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin", "frexp"]
+__all__ = ["max", "min", "median", "mode", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin", "frexp", "nanmedian",
+           "histogram", "histogramdd"]

@@ -148,6 +148,15 @@ def _accumulate(leaf, g, create_graph: bool, stored: set[int]) -> None:
         leaf.grad = g
     else:
         leaf.grad = leaf.grad + g if create_graph else (leaf.grad + g).detach()
+    post = POST_ACCUMULATE.get(id(leaf))
+    if post:
+        for h in list(post):
+            h(leaf)
+
+
+# Tensor.register_post_accumulate_grad_hook's hooks by id(leaf) (ops/tensor_meta.py drops an entry when its
+# tensor dies), called once .grad holds the sum
+POST_ACCUMULATE: dict[int, list] = {}
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph: bool = False, inputs=None) -> None:

@@ -4,7 +4,7 @@
 print as ``torch.return_types.max(\\nvalues=tensor(...),\\nindices=tensor(...))``."""
 from __future__ import annotations
 
-__all__ = ["max", "min", "median", "mode", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin"]
+__all__ = ["max", "min", "median", "mode", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin", "nanmedian", "histogram", "histogramdd"]
 
 
 class _StructSeq(tuple):
@@ -67,6 +67,9 @@ aminmax = _structseq("aminmax", ("min", "max"))
 cummax = _structseq("cummax", ("values", "indices"))
 cummin = _structseq("cummin", ("values", "indices"))
 frexp = _structseq("frexp", ("mantissa", "exponent"))
+nanmedian = _structseq("nanmedian", ("values", "indices"))
+histogram = _structseq("histogram", ("hist", "bin_edges"))
+histogramdd = _structseq("histogramdd", ("hist", "bin_edges"))
 # torch.linalg's results
 linalg_inv_ex = _structseq("linalg_inv_ex", ("inverse", "info"))
 linalg_cholesky_ex = _structseq("linalg_cholesky_ex", ("L", "info"))

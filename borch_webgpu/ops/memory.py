@@ -256,8 +256,8 @@ def zero_(self: Tensor) -> Tensor:
 
 
 # ---- the public names (bound by borch_webgpu/_bind.py) ------------------------------------------
-api("fill_", method=fill_)
-api("zero_", method=zero_)
+api("fill_", fill_)  # torch.fill_ too
+api("zero_", zero_)
 api("clone", clone)
 api("contiguous", method=contiguous)
 api("copy_", method=copy_)

@@ -541,7 +541,7 @@ api("T", method=property(_T))
 api("mT", method=property(_mT))
 api("expand", method=expand)
 api("expand_as", method=_expand_as)
-api("as_strided", method=as_strided)
+api("as_strided", as_strided)
 methods(("reshape", reshape), ("permute", permute), ("transpose", transpose), ("swapaxes", swapaxes),
         ("swapdims", swapdims), ("t", t), ("squeeze", squeeze), ("unsqueeze", unsqueeze), ("flatten", flatten),
         ("unflatten", unflatten), ("narrow", narrow), ("select", select), ("split", split), ("chunk", chunk),

@@ -300,6 +300,7 @@ import cases_nn_more  # noqa: E402,F401
 import cases_nn_act  # noqa: E402,F401
 import cases_reduce  # noqa: E402
 import cases_shape  # noqa: E402,F401
+import cases_shapes_more  # noqa: E402,F401
 import cases_tensorfns  # noqa: E402,F401
 import cases_tensorfns_index  # noqa: E402,F401
 import cases_tensorfns_reduce  # noqa: E402,F401

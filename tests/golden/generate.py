@@ -113,6 +113,10 @@ def resolve(name: str, args):
         return _bn_train, args
     if name == "_module":  # a golden-only name: args[0] builds an nn module (a string), the rest are its inputs
         return eval(args[0], {"nn": torch.nn, "torch": torch}), args[1:]  # noqa: S307 - the case files' own text
+    if name == "_frombuffer":  # a golden-only name: frombuffer over bytearray(args[0]) (JSON holds no bytes)
+        return (lambda data, **kw: torch.frombuffer(bytearray(data), **kw)), args
+    if name == "_strides":  # a golden-only name: the strides of torch.<args[0]>(*args[1:]) (uninitialized values)
+        return (lambda fn, *a, **kw: getattr(torch, fn)(*a, **kw).stride()), args
     if name.startswith("Tensor."):
         return getattr(args[0], name.split(".", 1)[1]), args[1:]
     obj = torch
@@ -126,7 +130,7 @@ def output_spec(out):
         return {"tensor": encode_output(out.detach().numpy())}
     if isinstance(out, (tuple, list)):
         return {"seq": [output_spec(o) for o in out]}
-    if isinstance(out, (bool, int, float)):
+    if isinstance(out, (bool, int, float, str)):
         return {"value": out if not isinstance(out, float) or np.isfinite(out) else repr(out)}
     if out is None:
         return {"value": None}
