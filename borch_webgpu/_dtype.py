@@ -69,7 +69,7 @@ class dtype:
         tensor([44], dtype=torch.uint8)
     """
 
-    __slots__ = ("name", "np", "storage_np", "wgsl", "itemsize", "is_floating_point", "is_signed",
+    __slots__ = ("name", "np", "storage_np", "gpu_np", "wgsl", "itemsize", "is_floating_point", "is_signed",
                  "category", "rank", "supported", "host")
 
     def __init__(self, name: str, np_dtype, storage_np, wgsl: str, category: int, rank: int,
@@ -77,6 +77,8 @@ class dtype:
         self.name = name
         self.np = np.dtype(np_dtype)
         self.storage_np = np.dtype(storage_np)
+        # what a WebGPU buffer holds (32-bit words): int64 as int32 (values past it are held on the host)
+        self.gpu_np = np.dtype(np.int32) if name == "int64" else self.storage_np
         self.wgsl = wgsl
         self.itemsize = self.np.itemsize
         self.is_floating_point = category == 2
@@ -105,7 +107,7 @@ float32 = dtype("float32", np.float32, np.float32, "f32", 2, 1)
 float16 = dtype("float16", np.float16, np.float16, "f16", 2, 0)
 float64 = dtype("float64", np.float64, np.float64, "f64", 2, 2)
 int32 = dtype("int32", np.int32, np.int32, "i32", 1, 0)
-int64 = dtype("int64", np.int64, np.int32, "i32", 1, 1)
+int64 = dtype("int64", np.int64, np.int64, "i32", 1, 1)
 bool_ = dtype("bool", np.bool_, np.uint32, "u32", 0, 0)
 # the small integers: native numpy storage on both devices (on webgpu held on the host, as float64)
 int8 = dtype("int8", np.int8, np.int8, "", 1, -3)

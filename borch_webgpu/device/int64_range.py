@@ -38,12 +38,20 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["ZERO_DIVISION", "ZERO_CHECKED", "check_zero_divisor",
-           "INT32_MIN", "INT32_MAX", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "OP_NAMES", "result_message", "accumulate_message", "check_result",
+           "INT32_MIN", "INT32_MAX", "fits_int32", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "OP_NAMES", "result_message", "accumulate_message", "check_result",
            "check_array", "signed32", "wrap64"]
 
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
-_TAIL = ("does not fit in int32: int64 tensors are held as int32 here (range [-2147483648, 2147483647]) and "
-         "PyTorch's int64 result cannot be returned; compute in float32, or keep the values smaller")
+_TAIL = ("does not fit in int32, which a WebGPU kernel computes int64 in (int64 values past int32 are held on "
+         "the host, but a GPU kernel cannot return one): compute it on the host (.cpu()), in float32, or keep the "
+         "values smaller")
+_IN_PLACE = ("does not fit in int32, which this GPU tensor holds (int64 values past int32 are held on the host, "
+             "but a GPU tensor written in place cannot move there): compute out of place, or on the host (.cpu())")
+
+
+def fits_int32(a: np.ndarray) -> bool:
+    """Whether the integer array a (any width) holds only values of int32's range (what a GPU buffer holds)."""
+    return a.size == 0 or (a.min() >= INT32_MIN and a.max() <= INT32_MAX)
 
 
 def signed32(w: int) -> int:
@@ -149,18 +157,18 @@ def accumulate_message(op: str):
     return fn
 
 
-def check_array(name: str, values: np.ndarray, operands=(), block: str | None = None) -> None:
+def check_array(name: str, values: np.ndarray, operands=(), block: str | None = None, in_place: bool = False) -> None:
     """Raise OverflowError when an int64 result (a numpy integer array, exact) leaves int32's range;
     operands (arrays broadcast to values' shape, or scalars) name the first bad element's inputs, in
-    the WGSL kernel's words when the op's block has a message."""
-    if values.size == 0:
-        return
-    lo, hi = values.min(), values.max()
-    if lo >= INT32_MIN and hi <= INT32_MAX:
+    the WGSL kernel's words when the op's block has a message. in_place: the result is written into a GPU
+    tensor."""
+    if fits_int32(values):
         return
     flat = np.flatnonzero((values < INT32_MIN) | (values > INT32_MAX))[0]
     at = np.unravel_index(flat, values.shape)
     v = int(values[at])
+    if in_place:
+        raise OverflowError(f"{name}: the int64 result {v} {_IN_PLACE}")
     if operands and block in MESSAGES:
         ab = [int(np.asarray(x)[at] if np.ndim(x) else x) for x in operands[:2]]
         raise OverflowError(MESSAGES[block](*ab, *([0] * (2 - len(ab)))))

@@ -70,8 +70,9 @@ def _take(x: Tensor, dim: int, idx: Tensor, idx_strides, out_shape, exc: type, m
         return Tensor._make(storage, out_shape, x.dtype, x.device)
     b = x._backend()
     xv = b.view(x)
-    iv = np.lib.stride_tricks.as_strided(_host_words(idx)[idx._offset:], shape=out_shape,
-                                         strides=tuple(s * 4 for s in idx_strides)).astype(np.int64)
+    words = _host_words(idx)
+    iv = np.lib.stride_tricks.as_strided(words[idx._offset:], shape=out_shape,
+                                         strides=tuple(s * words.itemsize for s in idx_strides)).astype(np.int64)
     size = x._shape[dim]
     _np_check(op, iv, size, exc, msg, negative)
     iv = np.where(iv < 0, iv + size, iv)
@@ -102,42 +103,37 @@ def _put(out: Tensor, dim: int, idx: Tensor, idx_strides, src, src_shape, accumu
         return
     b = out._backend()
     ov = b.view(out)
-    iv = np.lib.stride_tricks.as_strided(_host_words(idx)[idx._offset:], shape=src_shape,
-                                         strides=tuple(s * 4 for s in idx_strides)).astype(np.int64)
+    words = _host_words(idx)
+    iv = np.lib.stride_tricks.as_strided(words[idx._offset:], shape=src_shape,
+                                         strides=tuple(s * words.itemsize for s in idx_strides)).astype(np.int64)
     size = out._shape[dim]
     _np_check(op, iv, size, exc, msg, False)
     iv = np.where(iv < 0, iv + size, iv)
     if isinstance(src, Tensor):
-        sv = np.lib.stride_tricks.as_strided(b.view(src), shape=src_shape,
-                                             strides=tuple(s * src.dtype.storage_np.itemsize
-                                                           for s in src._stride)) if src_shape else b.view(src)
+        sv = b.view(src)
+        sv = np.lib.stride_tricks.as_strided(sv, shape=src_shape, strides=tuple(s * sv.itemsize for s in src._stride)) \
+            if src_shape else sv
     else:
         sv = np.full(src_shape, src, dtype=out.dtype.storage_np)
     grids = list(np.meshgrid(*[np.arange(s) for s in src_shape], indexing="ij")) if src_shape else []
-    wide = accumulate and out.dtype.name == "int64"   # int64 accumulates exactly; a sum past int32 raises
-    acc = ov.astype(np.int64) if wide else ov
     if src_shape:
         grids[dim] = iv
         if accumulate:
-            np.add.at(acc, tuple(grids), sv.astype(acc.dtype))
+            np.add.at(ov, tuple(grids), sv.astype(ov.dtype))
         else:
             ov[tuple(grids)] = sv
     else:
         if accumulate:
-            acc.reshape(-1)[iv] += sv
+            ov.reshape(-1)[iv] += sv
         else:
             ov[...] = sv
-    if wide:
-        from ..device.int64_range import check_array
-        check_array(op, acc)
-        ov[...] = acc
     out._bump_version()
 
 
 def _flat_storage_view(x: Tensor) -> Tensor:
     """A 1-D view over all of x's storage (offsets index it directly)."""
     from .views import make_view
-    n = x._storage.nbytes // x.dtype.storage_np.itemsize
+    n = x._storage.nbytes // (x.dtype.gpu_np if x._device.type == "webgpu" else x.dtype.storage_np).itemsize
     return make_view(x, (n,), (1,), 0)
 
 
