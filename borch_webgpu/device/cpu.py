@@ -78,7 +78,7 @@ class CPUBackend:
         return CPUStorage(np.empty(numel, dtype=dtype.storage_np))
 
     def from_numpy(self, arr: np.ndarray, dtype) -> CPUStorage:
-        return CPUStorage(np.ascontiguousarray(arr, dtype=dtype.storage_np).reshape(-1).copy())
+        return CPUStorage(np.array(arr, dtype=dtype.storage_np, order="C").reshape(-1))   # one copy, always
 
     def view(self, t) -> np.ndarray:
         """A numpy view of tensor t (storage dtype); writes go to the tensor."""

@@ -87,7 +87,7 @@ def _from_host(op: str, arr: np.ndarray, dtype, device, requires_grad: bool = Fa
             arr = f2i64(arr)
     elif dtype.name == "bool":
         arr = arr != 0
-    storage = backend_for(dev).from_numpy(np.asarray(arr).astype(dtype.storage_np), dtype)
+    storage = backend_for(dev).from_numpy(np.asarray(arr).astype(dtype.storage_np, copy=False), dtype)
     t = Tensor._make(storage, arr.shape, dtype, dev)
     if requires_grad:
         t.requires_grad = True

@@ -132,7 +132,7 @@ def _no_half_on_gpu(op: str, x: Tensor) -> None:
 
 # ---- kernels (no autograd) --------------------------------------------------------------------------------
 def _from_np(arr: np.ndarray, shape, dtype, device) -> Tensor:
-    storage = backend_for(device).from_numpy(np.ascontiguousarray(arr).astype(dtype.storage_np), dtype)
+    storage = backend_for(device).from_numpy(np.asarray(arr).astype(dtype.storage_np, copy=False), dtype)
     return Tensor._make(storage, shape, dtype, device)
 
 
