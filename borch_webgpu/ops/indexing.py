@@ -64,12 +64,17 @@ def _take(x: Tensor, dim: int, idx: Tensor, idx_strides, out_shape, exc: type, m
     if op is None:
         op = entry_function()
     out_shape = tuple(out_shape)
-    if x._device.type == "webgpu":
+    held = getattr(idx._storage, "held", False)   # int64 indices past int32, on the host (int64_range.py)
+    if x._device.type == "webgpu" and not held:
         from ..device import gpu_index
         storage = gpu_index.take(x, dim, idx, idx_strides, out_shape, exc, msg, op, negative)
         return Tensor._make(storage, out_shape, x.dtype, x.device)
     b = x._backend()
-    xv = b.view(x)
+    if held:
+        from ..device.cpu import BACKEND
+        xv = BACKEND.view(x)   # x read back: a held index past int32 raises below, one within selects here
+    else:
+        xv = b.view(x)
     words = _host_words(idx)
     iv = np.lib.stride_tricks.as_strided(words[idx._offset:], shape=out_shape,
                                          strides=tuple(s * words.itemsize for s in idx_strides)).astype(np.int64)
@@ -96,6 +101,10 @@ def _put(out: Tensor, dim: int, idx: Tensor, idx_strides, src, src_shape, accumu
     src_shape = tuple(src_shape)
     if isinstance(src, Tensor) and src.dtype is not out.dtype:
         src = src.to(out.dtype)
+    if getattr(idx._storage, "held", False):   # int64 indices past int32: PyTorch's error for a bad one
+        words = idx._storage.array
+        _np_check(op, np.lib.stride_tricks.as_strided(words[idx._offset:], shape=src_shape, strides=tuple(
+            s * words.itemsize for s in idx_strides)), out._shape[dim], exc, msg, False)
     if out._device.type == "webgpu":
         from ..device import gpu_index
         gpu_index.put(out, dim, idx, idx_strides, src, src_shape, accumulate, exc, msg, op)

@@ -191,6 +191,14 @@ CASES = [
     ("unique held", ("unique",), "torch.unique(torch.tensor([2**40, 1, 2**40, 5], device=dev))", HOST),
     ("mean of held as float", ("mean",), "torch.tensor([2**40, 2**40], device=dev).float().mean()", HOST),
     ("bincount of a GPU tensor that fits", ("bincount",), "torch.bincount(torch.tensor([1, 1, 3], device=dev))", HOST),
+    # indices past int32: PyTorch's errors, and a held index whose view is in range
+    ("index past int32", (), "torch.arange(5, device=dev)[torch.tensor([2**40], device=dev)]", HOST),
+    ("index_select past int32", (), "torch.arange(5, device=dev).index_select(0, torch.tensor([1, 2**40], device=dev))",
+     HOST),
+    ("gather past int32", (), "torch.arange(5, device=dev).gather(0, torch.tensor([-2**40], device=dev))", HOST),
+    ("index_add_ past int32", (),
+     "torch.zeros(5, device=dev).index_add_(0, torch.tensor([2**40], device=dev), torch.ones(1, device=dev))", HOST),
+    ("index by a held view in range", (), "torch.arange(5, device=dev)[torch.tensor([2**40, 3], device=dev)[1:]]", HOST),
     # printing as PyTorch prints large ints (the device suffix of a WebGPU tensor left out)
     ("print past int32", (), f"repr(torch.tensor([2**40, 1, -5], device=dev)){NODEV}", HOST),
     ("print 2-D past int32", (), f"repr(torch.tensor([[2**40, 1], [-5, -2**63]], device=dev)){NODEV}", HOST),

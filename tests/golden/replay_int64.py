@@ -3,7 +3,7 @@
 line per mismatch and ``int64: N passed, N failed [device ...]``.
 
 Each case runs as a one-line file ``<id>`` inside ``try:`` / ``with torch.scope():``, and its value is
-read inside the scope. On ``cpu`` (numpy's int64) every case must be PyTorch's value and dtype exactly.
+read inside the scope. A case PyTorch refuses must raise its exception and message on both devices. On ``cpu`` (numpy's int64) every case must be PyTorch's value and dtype exactly.
 On ``webgpu`` so must a result that fits int32 and one of a case marked ``host`` (values past int32 are
 held on the host); another result past int32 (a GPU kernel's) must raise OverflowError whose message
 starts with one of the case's ops and says it does not fit, never a value, with the op and
@@ -42,7 +42,11 @@ def run(case: dict, device: str):
 def check(case: dict, device: str, launch_blocking: bool = False) -> str | None:
     """None when borch_webgpu did what it must, else what differs."""
     value, err, own_line = run(case, device)
-    if case["fits"] or case["host"] or device == "cpu":
+    if "raises" in case:   # PyTorch refuses it: the same exception and message, on both devices
+        if err is None or (type(err).__name__, str(err)) != (case["raises"], case["message"]):
+            got = "nothing" if err is None else f"{type(err).__name__}: {err}"
+            return f"raised {got}; PyTorch raises {case['raises']}: {case['message']}"
+    elif case["fits"] or case["host"] or device == "cpu":
         if err is not None:
             return f"raised {type(err).__name__}: {err}; PyTorch gives {case['value']}"
         if value != (case["value"], case["dtype"]):
