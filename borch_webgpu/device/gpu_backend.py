@@ -101,7 +101,8 @@ class GPUBackend:
     def from_numpy(self, arr: np.ndarray, dtype) -> GPUStorage:
         if dtype.host:
             return host64.CPU.from_numpy(arr, dtype)
-        if dtype.name == "int64" and arr.dtype.itemsize > 4 and arr.dtype.kind in "iu" and not fits_int32(arr):
+        if dtype.name == "int64" and arr.dtype.kind in "iu" and arr.dtype.itemsize >= 4 and arr.dtype != np.int32 \
+                and not fits_int32(arr):
             st = host64.CPU.from_numpy(arr, dtype)   # values past int32: held on the host (int64_range.py)
             st.held = True
             return st
