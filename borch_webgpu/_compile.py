@@ -305,7 +305,7 @@ class CompiledFunction:
         for t, s in zip(leaves, e.statics):
             if not _on_gpu(s) or t._storage is s._storage:
                 continue
-            item = t.dtype.storage_np.itemsize
+            item = t.dtype.gpu_np.itemsize
             nbytes = t.numel() * item
             if t.is_contiguous() and nbytes % 4 == 0 and (t._offset * item) % 4 == 0:
                 pre += (t._storage.bid, t._offset * item, s._storage.bid, 0, nbytes)

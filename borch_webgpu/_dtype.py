@@ -1,13 +1,16 @@
 """Dtypes: what the API reports (PyTorch's names) and what the device stores.
 
 WebGPU storage buffers hold 32-bit words, so:
-- ``int64`` is accepted and reported like PyTorch's default integer type, but held as
-  int32. It never wraps: values outside int32's range raise ``OverflowError`` when they enter,
-  and so does an op whose exact int64 result does not fit (``torch.tensor([2**31 - 1]) + 1``;
-  PyTorch returns 2147483648, which we cannot hold). Results that fit are PyTorch's, also when
-  partial sums or products did not fit (sums, products, cumsum and cumprod accumulate in 64 bits).
-  The error names the op and the values; on WebGPU it is raised at the next read or the end of
-  the enclosing ``torch.scope()`` (device/int64_range.py). ``int32`` wraps, as in PyTorch.
+- ``int64`` is PyTorch's default integer type with its full range. On ``cpu`` it is numpy's int64
+  (wrapping at 2**64 as PyTorch's does: ``torch.arange(70000).sum()`` is 2449965000). WebGPU buffers
+  hold 32-bit words, so on ``webgpu`` an int64 tensor whose values fit int32 (index tensors, targets)
+  lives on the GPU as int32, and one whose values do not is **held on the host** (numpy int64, computed
+  by the cpu kernels, ``t.device`` still ``webgpu:0``), as float64 is: values entering past int32 make
+  such a tensor, and a host result that fits goes back to the GPU. A GPU kernel whose exact int64 result
+  leaves int32 (``torch.tensor([2**31 - 1], device='webgpu') + 1``) raises ``OverflowError`` naming the
+  op and the values, at the next read or the end of the enclosing ``torch.scope()``; never a wrapped
+  value. Sums, products, cumsum and matmul accumulate in 64 bits, so results that fit are PyTorch's also
+  when partial sums did not fit (device/int64_range.py). ``int32`` wraps, as in PyTorch.
 - ``bool`` is held as one u32 (0 or 1) per element.
 - ``float64`` is PyTorch's: ``dtype=torch.float64``, ``.double()``, ``torch.set_default_dtype``,
   numpy float64 arrays given to ``tensor()`` / ``from_numpy()`` (and ``torch.tensor(np.float64(x))``)
@@ -53,7 +56,7 @@ class dtype:
     """A tensor element type, named and printed as PyTorch names it (``torch.float32``).
 
     ``float32``, ``float64``, ``float16`` (on WebGPU where the adapter has ``shader-f16``), ``int32``,
-    ``int64`` (held as int32: values past 2**31 raise ``OverflowError``), ``uint8``, ``int8``, ``int16``
+    ``int64`` (numpy int64 on ``cpu``; on ``webgpu`` int32 on the GPU, values past it held on the host), ``uint8``, ``int8``, ``int16``
     (PyTorch's wrap-around arithmetic and casts; on ``webgpu`` held on the host, as float64) and ``bool``. float64 is
     computed in float64 on both devices; WGSL has no 64-bit float, so on ``webgpu`` a float64 tensor
     is held on the host (numpy) and computed by the cpu kernels while ``t.device`` reports
@@ -69,7 +72,7 @@ class dtype:
         tensor([44], dtype=torch.uint8)
     """
 
-    __slots__ = ("name", "np", "storage_np", "wgsl", "itemsize", "is_floating_point", "is_signed",
+    __slots__ = ("name", "np", "storage_np", "gpu_np", "wgsl", "itemsize", "is_floating_point", "is_signed",
                  "category", "rank", "supported", "host")
 
     def __init__(self, name: str, np_dtype, storage_np, wgsl: str, category: int, rank: int,
@@ -77,6 +80,8 @@ class dtype:
         self.name = name
         self.np = np.dtype(np_dtype)
         self.storage_np = np.dtype(storage_np)
+        # what a WebGPU buffer holds (32-bit words): int64 as int32 (values past it are held on the host)
+        self.gpu_np = np.dtype(np.int32) if name == "int64" else self.storage_np
         self.wgsl = wgsl
         self.itemsize = self.np.itemsize
         self.is_floating_point = category == 2
@@ -105,7 +110,7 @@ float32 = dtype("float32", np.float32, np.float32, "f32", 2, 1)
 float16 = dtype("float16", np.float16, np.float16, "f16", 2, 0)
 float64 = dtype("float64", np.float64, np.float64, "f64", 2, 2)
 int32 = dtype("int32", np.int32, np.int32, "i32", 1, 0)
-int64 = dtype("int64", np.int64, np.int32, "i32", 1, 1)
+int64 = dtype("int64", np.int64, np.int64, "i32", 1, 1)
 bool_ = dtype("bool", np.bool_, np.uint32, "u32", 0, 0)
 # the small integers: native numpy storage on both devices (on webgpu held on the host, as float64)
 int8 = dtype("int8", np.int8, np.int8, "", 1, -3)
@@ -286,8 +291,8 @@ class finfo:
 class iinfo:
     """Machine limits of an integer dtype (``torch.iinfo``): ``bits``, ``min``, ``max``, ``dtype`` (a ``str``).
 
-    ``int64`` reports PyTorch's 64-bit range; tensors here hold it as int32, so values past
-    int32's range raise ``OverflowError`` when they enter a tensor or an op would produce them.
+    ``int64`` is PyTorch's 64-bit range on both devices (on ``webgpu`` values past int32 are held on
+    the host; a GPU kernel whose result leaves int32 raises ``OverflowError``).
 
     Example::
 

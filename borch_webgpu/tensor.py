@@ -9,6 +9,7 @@ import numpy as np
 from . import _dtype
 from .device import HOST64, WEBGPU
 from .device.gpu_backend import GPUStorage, contiguous_strides
+from .device.int64_range import fits_int32
 
 __all__ = ["Tensor"]
 
@@ -268,9 +269,9 @@ class Tensor:
     def numpy(self, *, force: bool = False) -> np.ndarray:
         """The values as a numpy array; on WebGPU this waits for the GPU and returns a copy.
 
-        On the ``cpu`` device a float32, float64, float16 or int32 tensor returns a view of its own memory, as
-        PyTorch does: writes to either show in the other (``force=True`` returns a copy). int64 and bool are
-        held in 32 bits here, so those come back as a copy.
+        On the ``cpu`` device a float32, float64, float16, int32 or int64 tensor returns a view of its own
+        memory, as PyTorch does: writes to either show in the other (``force=True`` returns a copy). bool is
+        held in 32 bits here, so it comes back as a copy.
 
         Example::
 
@@ -494,8 +495,9 @@ def _wrap_dim(dim: int, ndim: int, op: str) -> int:
 
 def _host64_place(storage, shape, dtype, device, stride, offset):
     """Keep the float64 rule of the webgpu device (borch_webgpu/_dtype.py): a float64 tensor made for
-    webgpu is held on the host (its storage is a numpy array, device HOST64); a tensor of another
-    dtype made on the host for webgpu (``x64 > 0``, ``x64.float()``, ``x64.argmax()``) is uploaded."""
+    webgpu is held on the host (its storage is a numpy array, device HOST64), so is an int64 one whose
+    storage holds values past int32 (and its views); a tensor of another dtype made on the host for webgpu
+    (``x64 > 0``, ``x64.float()``, ``x64.argmax()``, an int64 result within int32) is uploaded."""
     if dtype.host:
         if device.type == "webgpu":
             assert storage.backend.name == "cpu", f"a {dtype.name} webgpu tensor must have a host storage"
@@ -503,6 +505,9 @@ def _host64_place(storage, shape, dtype, device, stride, offset):
         return storage, device, stride, offset
     if storage.__class__ is GPUStorage:
         return storage, WEBGPU, stride, offset
+    if dtype is _dtype.int64 and (getattr(storage, "held", False) or not fits_int32(storage.array)):
+        storage.held = True  # int64 values past int32: held on the host, as are its views (int64_range.py)
+        return storage, HOST64, stride, offset
     from .device.cpu import BACKEND as CPU_BACKEND
     from .device.gpu_backend import backend
     meta = Tensor._make(storage, shape, _dtype.float32, None, stride, offset)  # a view for the cpu backend

@@ -1,9 +1,9 @@
 """The ``cpu`` device: numpy arrays as storage, each op's numpy reference as its kernel.
 
-It runs everywhere (CPython and Pyodide) and follows the WebGPU device's storage rules
-(int64 held as int32, bool as u32), so both devices compute the same numbers. int64 ops compute
-in numpy's int64 and raise ``OverflowError`` at the op when a result leaves int32's range
-(device/int64_range.py), as the WebGPU kernels do at the next read.
+It runs everywhere (CPython and Pyodide). ``int64`` is numpy's int64 here, with PyTorch's full range
+and its wrap-around at 2**64 (device/int64_range.py); bool is held as u32, as on WebGPU. The cpu
+kernels also compute what the webgpu device holds on the host (float64, the small integers, int64
+values past int32: device/host64.py).
 """
 from __future__ import annotations
 
@@ -11,16 +11,18 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import capture
-from .int64_range import check_array
 
 
 class CPUStorage:
-    __slots__ = ("array", "__weakref__")
+    # held: an int64 storage of the webgpu device kept on the host because its values leave int32
+    # (tensor.py's _host64_place); its views stay there too
+    __slots__ = ("array", "held", "__weakref__")
 
     def __init__(self, array: np.ndarray):
         # a tensor's storage is writable, as PyTorch's is (in-place ops, .grad.zero_()): a read-only numpy
         # result (np.broadcast_to, a view of a read-only buffer) is copied once here
         self.array = array if array.flags.writeable else array.copy()
+        self.held = False
 
     @property
     def backend(self):
@@ -34,9 +36,10 @@ class CPUStorage:
     def bid(self):
         """A GPU kernel was handed this host storage: a float64 tensor of the webgpu device (held on the
         host, see borch_webgpu/_dtype.py) met a float32/int tensor in an op that runs on the GPU."""
-        raise TypeError("this op got a float64 tensor together with float32 or integer tensors on webgpu, and "
-                        "it runs on the GPU, which has no float64: convert the operands to one dtype first "
-                        "(.double() for float64 precision, .float() for GPU speed)")
+        raise TypeError("this op got a tensor held on the host (float64, int8/uint8/int16, or int64 values past "
+                        "int32's range) together with GPU tensors on webgpu, and it runs on the GPU, which holds "
+                        "none of those: convert the operands first (.double() for float64 precision, .float() "
+                        "for GPU speed, int64 values within int32's range for GPU indices)")
 
 
 class DeferredCPUStorage(CPUStorage):
@@ -75,9 +78,7 @@ class CPUBackend:
         return CPUStorage(np.empty(numel, dtype=dtype.storage_np))
 
     def from_numpy(self, arr: np.ndarray, dtype) -> CPUStorage:
-        if dtype.name == "int64" and arr.dtype.itemsize > 4 and arr.dtype.kind in "iu":
-            check_array("int64 tensor", arr)
-        return CPUStorage(np.ascontiguousarray(arr, dtype=dtype.storage_np).reshape(-1).copy())
+        return CPUStorage(np.array(arr, dtype=dtype.storage_np, order="C").reshape(-1))   # one copy, always
 
     def view(self, t) -> np.ndarray:
         """A numpy view of tensor t (storage dtype); writes go to the tensor."""
@@ -120,11 +121,7 @@ class CPUBackend:
         elif res.dtype.kind == "f" and O.host and O.category == 1:
             res = f2small(res, O)
         elif res.dtype.kind == "f" and O.category == 1:
-            if O.name == "int64":
-                _check_f2i(res)
-            res = _f2i(res)
-        elif O.name == "int64" and res.dtype.itemsize > 4:
-            check_array(op.name.lstrip("_"), res, args + list(params), (wgsl or op.wgsl or (None, None))[1])
+            res = f2i64(res) if O.name == "int64" else _f2i(res)
         res = res.astype(O.storage_np)
         if out is not None:
             self.view(out)[...] = res
@@ -137,8 +134,6 @@ class CPUBackend:
         with np.errstate(all="ignore"):
             out = (op.extra["refs"][wgsl[1]] if wgsl else op.ref)(v, dims, *params)
         out = np.asarray(out)
-        if R.name == "int64" and out.dtype.kind in "iu":
-            check_array(op.name, out)
         out = out.astype(R.storage_np).reshape(out_shape)
         return CPUStorage(np.ascontiguousarray(out).reshape(-1))
 
@@ -161,14 +156,13 @@ def f2small(a: np.ndarray, O) -> np.ndarray:
     return t.astype(np.int64).astype(O.np)
 
 
-def _check_f2i(a: np.ndarray) -> None:
-    """float -> int64: a finite value (or an infinity) past int32 cannot be held; NaN converts to 0."""
+def f2i64(a: np.ndarray) -> np.ndarray:
+    """float -> int64 as PyTorch 2.13 on x86 converts: toward zero; NaN, infinities and values past
+    int64 give its minimum (the x86 conversion's answer)."""
     with np.errstate(invalid="ignore"):
-        bad = (a < -2.0 ** 31) | (a >= 2.0 ** 31)
-    if bad.any():
-        from .int64_range import MESSAGES
-        v = np.float32(a[np.unravel_index(np.flatnonzero(bad)[0], a.shape)])
-        raise OverflowError(MESSAGES["convert"](int(v.view(np.uint32)), 0))
+        t = np.trunc(np.asarray(a, dtype=np.float64))
+        ok = np.abs(t) < 2.0 ** 63
+    return np.where(ok, np.where(ok, t, 0.0).astype(np.int64), np.int64(-2 ** 63))
 
 
 BACKEND = CPUBackend()

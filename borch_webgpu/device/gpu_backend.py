@@ -8,7 +8,7 @@ import numpy as np
 
 from . import host64, kernels, trace_fusion
 from .capture import f32_word
-from .int64_range import CHECKED_EW, MESSAGES, OP_NAMES, ZERO_CHECKED, ZERO_DIVISION, check_array
+from .int64_range import CHECKED_EW, MESSAGES, OP_NAMES, ZERO_CHECKED, ZERO_DIVISION, fits_int32
 from .layouts import EW, RED
 from .webgpu import WG, groups_for, runtime
 
@@ -96,20 +96,23 @@ class GPUBackend:
     def empty(self, numel: int, dtype) -> GPUStorage:
         if dtype.host:  # float64, int8, uint8, int16: held on the host (device/host64.py)
             return host64.CPU.empty(numel, dtype)
-        return GPUStorage(self.rt, numel * dtype.storage_np.itemsize)
+        return GPUStorage(self.rt, numel * dtype.gpu_np.itemsize)
 
     def from_numpy(self, arr: np.ndarray, dtype) -> GPUStorage:
         if dtype.host:
             return host64.CPU.from_numpy(arr, dtype)
-        if dtype.name == "int64" and arr.dtype.itemsize > 4 and arr.dtype.kind in "iu":
-            check_array("int64 tensor", arr)
-        a = np.ascontiguousarray(arr, dtype=dtype.storage_np)
+        if dtype.name == "int64" and arr.dtype.kind in "iu" and arr.dtype.itemsize >= 4 and arr.dtype != np.int32 \
+                and not fits_int32(arr):
+            st = host64.CPU.from_numpy(arr, dtype)   # values past int32: held on the host (int64_range.py)
+            st.held = True
+            return st
+        a = np.ascontiguousarray(arr, dtype=dtype.gpu_np)
         st = GPUStorage(self.rt, a.nbytes, fresh=True)
         self.rt.write(st.bid, 0, a)  # a fresh buffer has no pending readers
         return st
 
     def _span(self, t):
-        item = t.dtype.storage_np.itemsize
+        item = t.dtype.gpu_np.itemsize
         if 0 in t._shape:
             return 0, 0
         last = sum((s - 1) * st for s, st in zip(t._shape, t._stride))
@@ -117,7 +120,7 @@ class GPUBackend:
 
     def to_numpy(self, t, what: str = "reading a tensor") -> np.ndarray:
         start, nbytes = self._span(t)
-        dt = t.dtype.storage_np
+        dt = t.dtype.gpu_np
         if nbytes == 0:
             return np.zeros(t._shape, dtype=dt)
         return _values(self.rt.read(t._storage.bid, start, nbytes, what), dt, t._shape, t._stride)
@@ -126,15 +129,15 @@ class GPUBackend:
         """A cpu storage (t's values, contiguous) whose copy starts now and is waited for on first use."""
         from .cpu import DeferredCPUStorage
         start, nbytes = self._span(t)
-        dt, shape, stride = t.dtype.storage_np, t._shape, t._stride
+        dt, shape, stride, host = t.dtype.gpu_np, t._shape, t._stride, t.dtype.storage_np
         if nbytes == 0:
-            return DeferredCPUStorage(lambda: np.zeros(int(np.prod(shape)), dtype=dt))
+            return DeferredCPUStorage(lambda: np.zeros(int(np.prod(shape)), dtype=host))
         finish = self.rt.read_later(t._storage.bid, start, nbytes, what)
-        return DeferredCPUStorage(lambda: _values(finish(), dt, shape, stride).reshape(-1))
+        return DeferredCPUStorage(lambda: _values(finish(), dt, shape, stride).reshape(-1).astype(host, copy=False))
 
     async def to_numpy_async(self, t, what: str = "reading a tensor") -> np.ndarray:
         start, nbytes = self._span(t)
-        dt = t.dtype.storage_np
+        dt = t.dtype.gpu_np
         if nbytes == 0:
             return np.zeros(t._shape, dtype=dt)
         return _values(await self.rt.read_async(t._storage.bid, start, nbytes, what), dt, t._shape, t._stride)
@@ -152,7 +155,7 @@ class GPUBackend:
         for s in shape:
             numel *= s
         if out is None:
-            storage = GPUStorage(self.rt, numel * O.storage_np.itemsize)
+            storage = GPUStorage(self.rt, numel * O.gpu_np.itemsize)
             out_off = 0
         else:
             storage = out._storage
@@ -253,7 +256,7 @@ class GPUBackend:
         K = 1
         for d in dims:
             K *= x._shape[d]
-        out = GPUStorage(self.rt, max(M, 1) * R.storage_np.itemsize)
+        out = GPUStorage(self.rt, max(M, 1) * R.gpu_np.itemsize)
         if M == 0:
             return out
         kshape, (kstr,) = coalesce([x._shape[d] for d in kept], [[x._stride[d] for d in kept]])

@@ -168,7 +168,7 @@ def _split_sum(rt, S: str, w: list[int], part: GPUStorage, out: GPUStorage, chan
 def forward(x, w, bias, g: Geometry, dtype) -> GPUStorage:
     """y = conv2d(x, w) (+ bias) into new contiguous (NB, CO, OH, OW) memory."""
     rt = backend().rt
-    item = dtype.storage_np.itemsize
+    item = dtype.gpu_np.itemsize
     out = GPUStorage(rt, g.NB * g.CO * g.OH * g.OW * item)
     N = g.NB * g.OH * g.OW
     if N == 0 or g.CO == 0:
@@ -214,7 +214,7 @@ def _taps(phase: int, pad: int, k: int, s: int, d: int) -> tuple[int, int, int]:
 def input_grad(dy, w, g: Geometry, dtype) -> GPUStorage:
     """dx (NB, C, H, W) of conv2d for dy (NB, CO, OH, OW): the transposed conv, one dispatch per phase."""
     rt = backend().rt
-    item = dtype.storage_np.itemsize
+    item = dtype.gpu_np.itemsize
     out = GPUStorage(rt, g.NB * g.C * g.H * g.W * item)
     if g.NB * g.C * g.H * g.W == 0:
         return out
@@ -271,7 +271,7 @@ def weight_grad(dy, x, g: Geometry, dtype, with_bias: bool = False) -> tuple[GPU
     split when long. The bias gradient (the sum of dy over batch and pixels) is one more GEMM column
     whose B entries are 1: no separate reduction."""
     rt = backend().rt
-    item = dtype.storage_np.itemsize
+    item = dtype.gpu_np.itemsize
     Nw = (g.C // g.G) * g.KH * g.KW
     N = Nw + int(with_bias)
     out = GPUStorage(rt, g.CO * Nw * item)

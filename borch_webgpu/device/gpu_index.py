@@ -35,7 +35,7 @@ def take(x, dim: int, idx, idx_strides, out_shape, exc: type, message, op: str, 
     exc(message) as from op (message: see Runtime.error_code)."""
     rt = runtime()
     n = int(np.prod(out_shape)) if out_shape else 1
-    out = GPUStorage(rt, n * x.dtype.storage_np.itemsize)
+    out = GPUStorage(rt, n * x.dtype.gpu_np.itemsize)
     if n == 0:
         return out
     T = x.dtype.wgsl

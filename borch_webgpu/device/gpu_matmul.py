@@ -103,7 +103,7 @@ def gemm(a, b, c, alpha, beta, dtype) -> GPUStorage:
     N = b._shape[-1]
     nb = math.prod(batch)
     S, T = _types(dtype)
-    out = GPUStorage(rt, nb * M * N * dtype.storage_np.itemsize)
+    out = GPUStorage(rt, nb * M * N * dtype.gpu_np.itemsize)
     if nb * M * N == 0:
         return out
     nd = len(batch)

@@ -238,7 +238,7 @@ def _dims(x) -> dict:
 
 
 def _bytes(n: int, dtype) -> int:
-    return n * dtype.storage_np.itemsize
+    return n * dtype.gpu_np.itemsize
 
 
 def stats(x, rm, rv, momentum: float, eps: float, count=None) -> GPUStorage:

@@ -77,7 +77,7 @@ def max_forward(x, g: PoolGeometry, dtype) -> tuple[GPUStorage, GPUStorage]:
     """(values, int32 indices into each H*W plane), both contiguous (N, C, OH, OW)."""
     rt = backend().rt
     n = g.N * g.C * g.OH * g.OW
-    out = GPUStorage(rt, n * dtype.storage_np.itemsize)
+    out = GPUStorage(rt, n * dtype.gpu_np.itemsize)
     idx = GPUStorage(rt, n * 4)
     if n:
         w = _words(g, n)
@@ -90,7 +90,7 @@ def max_backward(dy, idx, g: PoolGeometry, dtype) -> GPUStorage:
     """dx (N, C, H, W): dy gathered back to the saved argmax positions (idx: contiguous int32)."""
     rt = backend().rt
     n = g.N * g.C * g.H * g.W
-    out = GPUStorage(rt, n * dtype.storage_np.itemsize)
+    out = GPUStorage(rt, n * dtype.gpu_np.itemsize)
     if n:
         assert idx._offset == 0 and idx.is_contiguous()
         w = _words(g, n)
@@ -102,7 +102,7 @@ def max_backward(dy, idx, g: PoolGeometry, dtype) -> GPUStorage:
 def avg_forward(x, g: PoolGeometry, dtype) -> GPUStorage:
     rt = backend().rt
     n = g.N * g.C * g.OH * g.OW
-    out = GPUStorage(rt, n * dtype.storage_np.itemsize)
+    out = GPUStorage(rt, n * dtype.gpu_np.itemsize)
     if n:
         w = _words(g, n)
         _strided(w, 14, x)
@@ -113,7 +113,7 @@ def avg_forward(x, g: PoolGeometry, dtype) -> GPUStorage:
 def avg_backward(dy, g: PoolGeometry, dtype) -> GPUStorage:
     rt = backend().rt
     n = g.N * g.C * g.H * g.W
-    out = GPUStorage(rt, n * dtype.storage_np.itemsize)
+    out = GPUStorage(rt, n * dtype.gpu_np.itemsize)
     if n:
         w = _words(g, n)
         _strided(w, 19, dy)

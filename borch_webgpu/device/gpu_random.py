@@ -11,7 +11,7 @@ def fill(mode: str, storage, offset: int, dtype, n: int, key: int, start: int, a
     """Write n draws into storage at offset (a new storage when None); returns the storage."""
     rt = runtime()
     if storage is None:
-        storage = GPUStorage(rt, n * dtype.storage_np.itemsize)
+        storage = GPUStorage(rt, n * dtype.gpu_np.itemsize)
     if n == 0:
         return storage
     T = dtype.wgsl

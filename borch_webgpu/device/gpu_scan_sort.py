@@ -70,7 +70,7 @@ def scan(x, d: int, block: str, C, R, reverse: bool = False) -> GPUStorage:
     numel = 1
     for s in shape:
         numel *= s
-    out = GPUStorage(rt, numel * R.storage_np.itemsize)
+    out = GPUStorage(rt, numel * R.gpu_np.itemsize)
     if numel == 0:
         return out
     n = shape[d]
@@ -161,7 +161,7 @@ def sort(x, d: int, descending: bool, kout: int) -> tuple[GPUStorage, GPUStorage
     n = shape[d] if shape else 1
     M = numel // n if n else 0
     out_shape = shape[:d] + (kout,) + shape[d + 1:]
-    item = x.dtype.storage_np.itemsize
+    item = x.dtype.gpu_np.itemsize
     vals = GPUStorage(rt, M * kout * item)
     idxs = GPUStorage(rt, M * kout * 4)
     if M == 0 or kout == 0:
@@ -242,6 +242,6 @@ def gather(src, idx, d: int) -> GPUStorage:
     numel = 1
     for s in idx._shape:
         numel *= s
-    out = GPUStorage(rt, numel * src.dtype.storage_np.itemsize)
+    out = GPUStorage(rt, numel * src.dtype.gpu_np.itemsize)
     _take_put("gather", src, idx, d, tuple(idx._shape), out, idx._shape[d])
     return out

@@ -36,7 +36,7 @@ def forward(x, tab, out_hw, mode: str, dtype) -> GPUStorage:
     """(N, C, H, W) -> contiguous (N, C, OH, OW); tab: the f32 table described in upsample.wgsl."""
     N, C = x._shape[:2]
     n = N * C * out_hw[0] * out_hw[1]
-    out = GPUStorage(backend().rt, n * dtype.storage_np.itemsize)
+    out = GPUStorage(backend().rt, n * dtype.gpu_np.itemsize)
     if n:
         _run("fwd", x, tab, out, n, x._shape, (N, C) + tuple(out_hw), mode, dtype)
     return out
@@ -46,7 +46,7 @@ def backward(dy, tab, in_hw, mode: str, dtype) -> GPUStorage:
     """dx (N, C, H, W) for dy (N, C, OH, OW)."""
     N, C = dy._shape[:2]
     n = N * C * in_hw[0] * in_hw[1]
-    out = GPUStorage(backend().rt, n * dtype.storage_np.itemsize)
+    out = GPUStorage(backend().rt, n * dtype.gpu_np.itemsize)
     if n:
         _run("bwd", dy, tab, out, n, (N, C) + tuple(in_hw), dy._shape, mode, dtype)
     return out

@@ -1,15 +1,34 @@
-"""int64 held in 32 bits: the checks that keep it from ever giving a wrong number.
+"""int64 as PyTorch has it: numpy's int64 on ``cpu``; on ``webgpu`` int32 words on the GPU and the values
+that do not fit held on the host; the checks that keep the GPU from ever giving a wrong number.
 
-Both devices hold an ``int64`` tensor as int32 (a WebGPU buffer holds 32-bit words). Values that
-enter a tensor past int32's range raise ``OverflowError``; so does an op whose exact result (the
-int64 value PyTorch would return) does not fit: ``torch.tensor([2**31 - 1]) + 1`` raises where
-PyTorch returns 2147483648. Results that fit are exact, also when partial sums or products on the
-way did not fit (reductions and scans accumulate in 64 bits: numpy's int64 on ``cpu``, two 32-bit
-words in WGSL on ``webgpu``, both wrapping at 2**64 as PyTorch's int64 does).
+``cpu``: an ``int64`` tensor is a numpy int64 array, with PyTorch's full range and its wrap-around at
+2**64 (``torch.arange(70000).sum()`` is 2449965000, ``tensor([2**62]) * 4`` is 0; a Python int up to
+2**64 wraps into int64 as in PyTorch, past it ``OverflowError('int too big to convert')``).
 
-``int32`` tensors keep PyTorch's wrap-around. The ``cpu`` device raises at the op; the WGSL
-kernels record the first overflow in the error buffer (device/gpu_errors.py) and it is raised at
-the next read, the end of the enclosing ``torch.scope()``, or at the op with launch blocking.
+``webgpu``: a WebGPU buffer holds 32-bit words, and an int64 tensor whose values fit int32 (index tensors,
+targets, counts: nearly all of them) lives there as int32, at no extra cost. One whose values do not fit
+is **held on the host** (a numpy int64 array, ``CPUStorage.held``, device HOST64, while ``t.device``
+reports ``webgpu:0``), as float64 is (device/host64.py): values entering past int32 (``torch.tensor``,
+``full``, ``arange``, ``randint`` with big bounds, ``.to('webgpu')``, a loaded file) make such a tensor
+instead of raising; the cpu kernels compute every op that touches one (and an int64 op of a GPU tensor
+with a Python int past int32); a result that fits int32 goes back to the GPU, one that does not stays on
+the host; views of a held tensor stay held. Composite ops built of GPU kernels (``unique``) run on the
+cpu device when given a held tensor (ops/_int64_host.py), ``cat`` of one makes a held result.
+
+What a GPU kernel computes stays on the GPU, and whether its exact int64 result needs the high word is
+only known after a GPU -> host wait. So a GPU kernel whose exact result leaves int32 raises
+``OverflowError`` naming the op (``torch.tensor([2**31 - 1], device='webgpu') + 1``), and so does a host
+result written in place into a GPU tensor (``gpu_int64.add_(2**40)``: the tensor cannot move). Results
+that fit are exact, also when partial sums or products on the way did not fit (reductions and scans
+accumulate in two 32-bit words in WGSL, wrapping at 2**64 as PyTorch's int64 does). The sum and product
+kernels hold the exact 64-bit total and record both words in the error buffer, so the message carries the
+exact value (``sum: the int64 result 2449965000 does not fit ...``). Returning that value instead would
+need the result placed on the host after the GPU answers (a wait on every int64 reduction), or a GPU
+result that moves to the host at its first read when no later kernel consumed it (a per-dispatch error
+code to tell which reduction overflowed, consumer tracking in every dispatch, and moving its views): not
+done. ``int32`` tensors keep PyTorch's wrap-around. The WGSL kernels record the first overflow in the
+error buffer (device/gpu_errors.py) and it is raised at the next read, the end of the enclosing
+``torch.scope()``, or at the op with launch blocking.
 
 Matrix products (matmul, mm, bmm, mv, dot, einsum's contractions) are exact on both devices: on WebGPU
 each product and the running sum are two 32-bit words (device/gpu_matmul_int64.py), so the result is
@@ -18,13 +37,13 @@ PyTorch's whenever it fits, also when products or partial sums did not. So is an
 high words kept in a scratch buffer, so the 64-bit total does not depend on the order they run in, and
 only a total that does not fit raises. Where the devices differ (never by a wrong number): addmm and
 baddbmm check the product before adding ``input`` on WebGPU, so a product past int32 that ``input``
-brings back raises there (``cpu`` adds in int64 first). Float ops never bind the error buffer; an int64 op that
+brings back raises there (``cpu`` adds in int64). Float ops never bind the error buffer; an int64 op that
 checks counts as a dispatch that can fail, so a ``torch.scope()`` holding one (and no read) waits
 for the GPU at its end, as for the index kernels.
 
 Integer division by zero (``//``, ``%``, ``fmod``, ``div`` with a rounding mode, on any integer dtype)
 is checked the same way: PyTorch raises ``RuntimeError: ZeroDivisionError`` and never returns a value.
-The ``cpu`` device raises at the op (:func:`check_zero_divisor`); the WGSL blocks of
+The ``cpu`` device (and a host-held tensor) raises at the op (:func:`check_zero_divisor`); the WGSL blocks of
 ``ZERO_CHECKED`` record the first zero divisor under the error code in uniform word 61
 (``zero_div`` in ops_int64.wgsl), raised as above. A Python number as the divisor is checked before
 any kernel runs, on both devices.
@@ -38,12 +57,20 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["ZERO_DIVISION", "ZERO_CHECKED", "check_zero_divisor",
-           "INT32_MIN", "INT32_MAX", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "OP_NAMES", "result_message", "accumulate_message", "check_result",
+           "INT32_MIN", "INT32_MAX", "fits_int32", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "OP_NAMES", "result_message", "accumulate_message",
            "check_array", "signed32", "wrap64"]
 
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
-_TAIL = ("does not fit in int32: int64 tensors are held as int32 here (range [-2147483648, 2147483647]) and "
-         "PyTorch's int64 result cannot be returned; compute in float32, or keep the values smaller")
+_TAIL = ("does not fit in int32, which a WebGPU kernel computes int64 in (int64 values past int32 are held on "
+         "the host, but a GPU kernel cannot return one): compute it on the host (.cpu()), in float32, or keep the "
+         "values smaller")
+_IN_PLACE = ("does not fit in int32, which this GPU tensor holds (int64 values past int32 are held on the host, "
+             "but a GPU tensor written in place cannot move there): compute out of place, or on the host (.cpu())")
+
+
+def fits_int32(a: np.ndarray) -> bool:
+    """Whether the integer array a (any width) holds only values of int32's range (what a GPU buffer holds)."""
+    return a.size == 0 or (a.min() >= INT32_MIN and a.max() <= INT32_MAX)
 
 
 def signed32(w: int) -> int:
@@ -149,18 +176,18 @@ def accumulate_message(op: str):
     return fn
 
 
-def check_array(name: str, values: np.ndarray, operands=(), block: str | None = None) -> None:
+def check_array(name: str, values: np.ndarray, operands=(), block: str | None = None, in_place: bool = False) -> None:
     """Raise OverflowError when an int64 result (a numpy integer array, exact) leaves int32's range;
     operands (arrays broadcast to values' shape, or scalars) name the first bad element's inputs, in
-    the WGSL kernel's words when the op's block has a message."""
-    if values.size == 0:
-        return
-    lo, hi = values.min(), values.max()
-    if lo >= INT32_MIN and hi <= INT32_MAX:
+    the WGSL kernel's words when the op's block has a message. in_place: the result is written into a GPU
+    tensor."""
+    if fits_int32(values):
         return
     flat = np.flatnonzero((values < INT32_MIN) | (values > INT32_MAX))[0]
     at = np.unravel_index(flat, values.shape)
     v = int(values[at])
+    if in_place:
+        raise OverflowError(f"{name}: the int64 result {v} {_IN_PLACE}")
     if operands and block in MESSAGES:
         ab = [int(np.asarray(x)[at] if np.ndim(x) else x) for x in operands[:2]]
         raise OverflowError(MESSAGES[block](*ab, *([0] * (2 - len(ab)))))
@@ -169,9 +196,3 @@ def check_array(name: str, values: np.ndarray, operands=(), block: str | None = 
         raise OverflowError(f"{name}: the int64 result {v} (element {tuple(int(i) for i in at)}) of the operands "
                             f"({vals}) {_TAIL}")
     raise OverflowError(f"{name}: the int64 result {v} {_TAIL}")
-
-
-def check_result(name: str, value: int) -> int:
-    if not INT32_MIN <= value <= INT32_MAX:
-        raise OverflowError(f"{name}: the int64 result {value} {_TAIL}")
-    return value

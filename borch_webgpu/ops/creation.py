@@ -62,8 +62,8 @@ def _check_int32(op: str, arr: np.ndarray) -> None:
         lo, hi = arr.min(), arr.max()
         if lo < INT32_MIN or hi > INT32_MAX:
             bad = lo if lo < INT32_MIN else hi
-            raise OverflowError(f"{op}: value {builtins.int(bad)} does not fit in int32; int64 tensors are held "
-                                f"as int32 on WebGPU (range {INT32_MIN} to {INT32_MAX})")
+            raise OverflowError(f"{op}: value {builtins.int(bad)} does not fit in int32 (range {INT32_MIN} to "
+                                f"{INT32_MAX})")
 
 
 def _from_host(op: str, arr: np.ndarray, dtype, device, requires_grad: bool = False) -> Tensor:
@@ -80,10 +80,14 @@ def _from_host(op: str, arr: np.ndarray, dtype, device, requires_grad: bool = Fa
                 arr = np.trunc(arr)
             if not np.isfinite(arr).all():
                 raise RuntimeError(f"{op}: cannot convert non-finite float values to {dtype!r}")
-        _check_int32(op, arr)
+        if dtype.name == "int32":
+            _check_int32(op, arr)
+        elif arr.dtype.kind == "f":
+            from ..device.cpu import f2i64
+            arr = f2i64(arr)
     elif dtype.name == "bool":
         arr = arr != 0
-    storage = backend_for(dev).from_numpy(np.asarray(arr).astype(dtype.storage_np), dtype)
+    storage = backend_for(dev).from_numpy(np.asarray(arr).astype(dtype.storage_np, copy=False), dtype)
     t = Tensor._make(storage, arr.shape, dtype, dev)
     if requires_grad:
         t.requires_grad = True
@@ -133,6 +137,8 @@ def _infer(data) -> tuple[np.ndarray, _dtype.dtype]:
         return arr, data.dtype
     elif isinstance(data, (list, tuple)):
         arr = _nested_to_numpy("tensor", data)
+        if arr.dtype == np.uint64 or arr.dtype == object and arr.size and isinstance(arr.flat[0], numbers.Integral):
+            raise ValueError("Overflow when unpacking long long")   # a Python int past int64, as PyTorch says
         if arr.dtype == np.float64 and not _has_numpy_f64(data):  # Python floats: the default dtype
             return arr, _dtype.get_default_dtype()
     elif isinstance(data, (builtins.bool, np.bool_)):
@@ -142,7 +148,7 @@ def _infer(data) -> tuple[np.ndarray, _dtype.dtype]:
     elif isinstance(data, numbers.Integral):
         arr = np.array(builtins.int(data)) if -(2 ** 63) <= data < 2 ** 63 else None
         if arr is None:
-            raise OverflowError(f"tensor: value {data} does not fit in int32 (int64 is held as int32 on WebGPU)")
+            raise ValueError("Overflow when unpacking long long")   # PyTorch's words
     elif isinstance(data, np.floating):
         arr = np.array(data)
     elif isinstance(data, numbers.Real):
@@ -216,8 +222,8 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
 
 def from_numpy(ndarray: np.ndarray) -> Tensor:
     """A tensor with the array's values and dtype (float64 stays float64). On the ``cpu`` device a writable
-    float32, float64, float16 or int32 array (with non-negative strides) is shared, as PyTorch shares it (writes to either show in the
-    other); other arrays (int64 and bool are held in 32 bits here) and WebGPU tensors are copies, since WebGPU
+    float32, float64, float16, int32 or int64 array (with non-negative strides) is shared, as PyTorch shares it (writes to
+    either show in the other); other arrays (bool is held in 32 bits here) and WebGPU tensors are copies, since WebGPU
     memory cannot alias numpy's.
 
     Example::
@@ -235,7 +241,7 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
 
 def _shared_cpu(arr: np.ndarray, dtype, device) -> Tensor | None:
     """A cpu tensor over arr's own memory (PyTorch's from_numpy / as_tensor share it), where the cpu device
-    holds the dtype as numpy does (float32, float64, float16, int32) and arr is writable with non-negative
+    holds the dtype as numpy does (float32, float64, float16, int32, int64) and arr is writable with non-negative
     strides; None otherwise (the caller copies)."""
     dev = canonical(device)
     item = arr.itemsize
@@ -278,8 +284,9 @@ def _filled(op: str, shape, value, dtype, device, requires_grad: bool) -> Tensor
         value = builtins.int(value)
         if dtype.host:
             check_fill_value(dtype, value)
-        elif not INT32_MIN <= value <= INT32_MAX:
-            raise OverflowError(f"{op}: value {value} does not fit in int32 (int64 is held as int32 on WebGPU)")
+        elif not -(2 ** 63) <= value < 2 ** 63 or (dtype.name == "int32" and not INT32_MIN <= value <= INT32_MAX):
+            raise RuntimeError(f"value cannot be converted to type {'int' if dtype.name == 'int32' else 'int64_t'} "
+                               "without overflow")   # PyTorch's message
     elif dtype.name == "bool":
         value = builtins.bool(value)
     else:
@@ -335,6 +342,15 @@ def empty(*size, dtype=None, device=None, requires_grad: bool = False, **kw) -> 
     if requires_grad:
         t.requires_grad = True
     return t
+
+
+def held_empty(shape, dtype) -> Tensor:
+    """An uninitialised int64 tensor of the webgpu device held on the host, for an op that writes values
+    past int32 into it (cat of a held tensor: device/int64_range.py)."""
+    from ..device import CPU, WEBGPU
+    storage = backend_for(CPU).empty(math.prod(shape), dtype)
+    storage.held = True
+    return Tensor._make(storage, shape, dtype, WEBGPU)
 
 
 def _like(name, fn):

@@ -98,13 +98,13 @@ def _fix_scalar(x, C):
         return x if isinstance(x, Dyn) else builtins.float(x)
     if C.category == 1:
         v = builtins.int(x)
-        if C.host:  # int8, uint8, int16: the scalar wraps into the dtype, as in PyTorch (uint8 + 2**40 + 3 adds 3)
-            if not -(2 ** 63) <= v < 2 ** 63:
-                raise OverflowError("int too big to convert")
-            return builtins.int(np.array(v, dtype=np.int64).astype(C.np))
-        if not -(2 ** 31) <= v < 2 ** 31:
-            raise OverflowError(f"scalar {v} does not fit in int32 (int64 is held as int32 on WebGPU)")
-        return v
+        if -(2 ** 31) <= v < 2 ** 31 and not C.host:
+            return v
+        # past int32 the scalar wraps into the dtype, as in PyTorch (uint8 + 2**40 + 3 adds 3, int32 + 2**40 adds 0,
+        # int64 + 2**63 wraps; int64 holds the rest: exact on cpu, on the host on webgpu, device/host64.py)
+        if not -(2 ** 63) <= v < 2 ** 64:
+            raise OverflowError("int too big to convert" if v > 0 else "can't convert negative int to unsigned")
+        return builtins.int(np.array(v & (2 ** 64 - 1), dtype=np.uint64).astype(np.int64).astype(C.np))
     return builtins.int(builtins.bool(x))
 
 

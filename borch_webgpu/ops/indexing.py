@@ -64,14 +64,20 @@ def _take(x: Tensor, dim: int, idx: Tensor, idx_strides, out_shape, exc: type, m
     if op is None:
         op = entry_function()
     out_shape = tuple(out_shape)
-    if x._device.type == "webgpu":
+    held = getattr(idx._storage, "held", False)   # int64 indices past int32, on the host (int64_range.py)
+    if x._device.type == "webgpu" and not held:
         from ..device import gpu_index
         storage = gpu_index.take(x, dim, idx, idx_strides, out_shape, exc, msg, op, negative)
         return Tensor._make(storage, out_shape, x.dtype, x.device)
     b = x._backend()
-    xv = b.view(x)
-    iv = np.lib.stride_tricks.as_strided(_host_words(idx)[idx._offset:], shape=out_shape,
-                                         strides=tuple(s * 4 for s in idx_strides)).astype(np.int64)
+    if held:
+        from ..device.cpu import BACKEND
+        xv = BACKEND.view(x)   # x read back: a held index past int32 raises below, one within selects here
+    else:
+        xv = b.view(x)
+    words = _host_words(idx)
+    iv = np.lib.stride_tricks.as_strided(words[idx._offset:], shape=out_shape,
+                                         strides=tuple(s * words.itemsize for s in idx_strides)).astype(np.int64)
     size = x._shape[dim]
     _np_check(op, iv, size, exc, msg, negative)
     iv = np.where(iv < 0, iv + size, iv)
@@ -95,6 +101,10 @@ def _put(out: Tensor, dim: int, idx: Tensor, idx_strides, src, src_shape, accumu
     src_shape = tuple(src_shape)
     if isinstance(src, Tensor) and src.dtype is not out.dtype:
         src = src.to(out.dtype)
+    if getattr(idx._storage, "held", False):   # int64 indices past int32: PyTorch's error for a bad one
+        words = idx._storage.array
+        _np_check(op, np.lib.stride_tricks.as_strided(words[idx._offset:], shape=src_shape, strides=tuple(
+            s * words.itemsize for s in idx_strides)), out._shape[dim], exc, msg, False)
     if out._device.type == "webgpu":
         from ..device import gpu_index
         gpu_index.put(out, dim, idx, idx_strides, src, src_shape, accumulate, exc, msg, op)
@@ -102,42 +112,37 @@ def _put(out: Tensor, dim: int, idx: Tensor, idx_strides, src, src_shape, accumu
         return
     b = out._backend()
     ov = b.view(out)
-    iv = np.lib.stride_tricks.as_strided(_host_words(idx)[idx._offset:], shape=src_shape,
-                                         strides=tuple(s * 4 for s in idx_strides)).astype(np.int64)
+    words = _host_words(idx)
+    iv = np.lib.stride_tricks.as_strided(words[idx._offset:], shape=src_shape,
+                                         strides=tuple(s * words.itemsize for s in idx_strides)).astype(np.int64)
     size = out._shape[dim]
     _np_check(op, iv, size, exc, msg, False)
     iv = np.where(iv < 0, iv + size, iv)
     if isinstance(src, Tensor):
-        sv = np.lib.stride_tricks.as_strided(b.view(src), shape=src_shape,
-                                             strides=tuple(s * src.dtype.storage_np.itemsize
-                                                           for s in src._stride)) if src_shape else b.view(src)
+        sv = b.view(src)
+        sv = np.lib.stride_tricks.as_strided(sv, shape=src_shape, strides=tuple(s * sv.itemsize for s in src._stride)) \
+            if src_shape else sv
     else:
         sv = np.full(src_shape, src, dtype=out.dtype.storage_np)
     grids = list(np.meshgrid(*[np.arange(s) for s in src_shape], indexing="ij")) if src_shape else []
-    wide = accumulate and out.dtype.name == "int64"   # int64 accumulates exactly; a sum past int32 raises
-    acc = ov.astype(np.int64) if wide else ov
     if src_shape:
         grids[dim] = iv
         if accumulate:
-            np.add.at(acc, tuple(grids), sv.astype(acc.dtype))
+            np.add.at(ov, tuple(grids), sv.astype(ov.dtype))
         else:
             ov[tuple(grids)] = sv
     else:
         if accumulate:
-            acc.reshape(-1)[iv] += sv
+            ov.reshape(-1)[iv] += sv
         else:
             ov[...] = sv
-    if wide:
-        from ..device.int64_range import check_array
-        check_array(op, acc)
-        ov[...] = acc
     out._bump_version()
 
 
 def _flat_storage_view(x: Tensor) -> Tensor:
     """A 1-D view over all of x's storage (offsets index it directly)."""
     from .views import make_view
-    n = x._storage.nbytes // x.dtype.storage_np.itemsize
+    n = x._storage.nbytes // (x.dtype.gpu_np if x._device.type == "webgpu" else x.dtype.storage_np).itemsize
     return make_view(x, (n,), (1,), 0)
 
 

@@ -77,9 +77,6 @@ def _np_gemm(a: Tensor, b: Tensor, c: Tensor | None, alpha, beta, dtype) -> np.n
             r = r * acc(alpha)
         if c is not None:
             r = r + BACKEND.view(c).astype(acc, copy=False) * acc(beta)
-    if dtype.name == "int64":
-        from ..device.int64_range import check_array
-        check_array("matmul", np.asarray(r))
     # writable and contiguous (np.broadcast_to's view is read-only: in-place ops on x @ w must work)
     return np.require(np.broadcast_to(r, shape), dtype=dtype.storage_np, requirements=("C", "W")).reshape(-1)
 

@@ -77,8 +77,9 @@ def assign(dst: Tensor, src) -> None:
             if C.host:
                 from .creation import check_fill_value
                 check_fill_value(C, val)
-            elif not -(2 ** 31) <= val < 2 ** 31:
-                raise OverflowError(f"value {val} does not fit in int32 (int64 is held as int32 on WebGPU)")
+            elif not -(2 ** 63) <= val < 2 ** 63 or (C.name == "int32" and not -(2 ** 31) <= val < 2 ** 31):
+                raise RuntimeError(f"value cannot be converted to type {'int' if C.name == 'int32' else 'int64_t'} "
+                                   "without overflow")   # PyTorch's message
         else:
             val = int(bool(val))
         backend_for(dst._device).elementwise(FILL, [val], C, C, dst._shape, dst.dtype, out=dst)

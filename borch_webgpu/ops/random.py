@@ -228,15 +228,33 @@ def randint(low, high=None, size=None, *, generator=None, dtype=None, device=Non
     low, high = builtins.int(low), builtins.int(high)
     if high <= low:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    if not (-(2 ** 31) <= low and high <= 2 ** 31):
-        raise OverflowError(f"randint: [{low}, {high}) is outside int32 (int64 is held as int32 on WebGPU)")
     d = dtype or _dtype.int64
+    if not (-(2 ** 31) <= low and high <= 2 ** 31):
+        if d.name != "int64" or not (-(2 ** 63) <= low and high <= 2 ** 63):
+            raise RuntimeError(f"randint: [{low}, {high}) is out of bounds for {d}")
+        return _randint64(shape, d, device, low, high, generator)
     if d.host and d.category == 1:  # int8, uint8, int16: the bounds must fit, as PyTorch checks them
         info, cname = np.iinfo(d.np), {"uint8": "unsigned char", "int8": "signed char", "int16": "short int"}[d.name]
         for what, v in (("from", low), ("to - 1", high - 1)):
             if not info.min <= v <= info.max:
                 raise RuntimeError(f"{what} is out of bounds for {cname}")
     return _fill("randint", shape, d, device, builtins.float(low), builtins.float(high), generator)
+
+
+def _randint64(shape, d, device, low: int, high: int, generator) -> Tensor:
+    """int64 draws in [low, high) past int32: two 32-bit draws a value, on the host (values past int32 are
+    held there on webgpu too, device/int64_range.py)."""
+    gen = generator or default_generator
+    n = math.prod(shape)
+    key, start = gen._take(2 * n)
+    w = _draw(key, (np.arange(2 * n, dtype=np.uint64) + np.uint64(start)) & np.uint64(0xFFFFFFFF)).astype(np.uint64)
+    with np.errstate(over="ignore"):
+        u = (w[0::2] << np.uint64(32)) | w[1::2]
+        if high - low < 2 ** 64:
+            u = u % np.uint64(high - low)
+        u = u + np.uint64(low & (2 ** 64 - 1))
+    from .creation import tensor
+    return tensor(u.view(np.int64).reshape(shape), dtype=d, device=device)
 
 
 def randperm(n: int, *, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:

@@ -48,8 +48,9 @@ def cat(tensors, dim: int = 0, *, out=None) -> Tensor:
                                f"{dev} and {t.device}!")
     shape = list(ref._shape)
     shape[d] = builtins.sum(t._shape[d] for t in parts)
-    from .creation import empty
-    res = empty(shape, dtype=dt, device=dev)
+    from .creation import empty, held_empty
+    held = dt.name == "int64" and any(getattr(t._storage, "held", False) for t in parts)  # values past int32
+    res = held_empty(shape, dt) if held else empty(shape, dtype=dt, device=dev)
     off = 0
     sizes = []
     for t in parts:

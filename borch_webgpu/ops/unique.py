@@ -15,6 +15,7 @@ import builtins
 from .. import _dtype, autograd
 from ..tensor import Tensor, _wrap_dim
 from ._checks import host_int
+from ._int64_host import on_host_when_held
 from ._registry import OpDef, methods, register
 
 __all__ = ["unique", "unique_consecutive"]
@@ -132,6 +133,7 @@ def _require(op: str, x) -> Tensor:
     return x
 
 
+@on_host_when_held
 def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,  # noqa: A002 - torch's name
            return_counts: bool = False, dim: int | None = None):
     """The distinct values of ``input`` in ascending order (of the flattened tensor, or the distinct
@@ -153,6 +155,7 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,  # 
                            builtins.bool(return_counts))
 
 
+@on_host_when_held
 def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False,
                        dim: int | None = None):
     """``input`` with each run of equal consecutive values (or slices along ``dim``) kept once; with

@@ -1,11 +1,13 @@
-"""int64 never wraps on WebGPU, in Chromium (int64 is held as int32: device/int64_range.py).
+"""int64 on WebGPU, in Chromium (device/int64_range.py).
 
 Before, ``torch.arange(70000).sum()`` gave -1845002296 and ``torch.tensor([2**31-1]) + 1`` gave
 -2147483648. Now every case of tests/golden/int64.json (PyTorch 2.13's int64 results) gives
-PyTorch's value when it fits int32, partial sums past int32 included, and OverflowError naming the
-op and the user's line when it does not: at the end of the enclosing scope, or by the line with
-launch blocking. The check costs float ops nothing (no error site, no extra dispatch) and an int64
-op no extra dispatch; a captured graph with an int64 op raises at its replay."""
+PyTorch's value when it fits int32 (partial sums past int32 included) or when its values enter past
+int32 (held on the host, computed by the cpu kernels, results that fit sent back to the GPU), and a GPU
+kernel whose exact result leaves int32 raises OverflowError naming the op and the user's line: at the end
+of the enclosing scope, or by the line with launch blocking. The check costs float ops nothing (no error
+site, no extra dispatch) and an int64 op no extra dispatch; a captured graph with an int64 op raises at its
+replay; int64 tensors that fit stay on the GPU."""
 from __future__ import annotations
 
 import json
@@ -49,6 +51,18 @@ try:
 except OverflowError as e:
     out["graph_overflow"] = str(e)
 out["graph_after"] = g(a, a).item()
+
+from borch_webgpu.device.cpu import CPUStorage
+from borch_webgpu.device.gpu_backend import GPUStorage
+big = torch.tensor([2**40, 7])
+fit = big // 2**20
+out["placement"] = [type(x._storage).__name__ for x in (big, big * 3, fit, big > 5, torch.tensor([1, 2]))]
+out["devices"] = [str(x.device) for x in (big, fit)]
+try:
+    torch.tensor([1, 2]).add_(2**40)
+    out["in_place"] = None
+except OverflowError as e:
+    out["in_place"] = str(e)
 print(json.dumps(out))
 '''
 
@@ -67,3 +81,7 @@ def test_int64_gives_pytorchs_value_or_raises_overflow_on_webgpu(browser, summar
     assert r["graph_overflow"] is not None and r["graph_overflow"].startswith(
         "mul: the int64 result of 70000 * 70000 = 4900000000 does not fit in int32"), r["graph_overflow"]
     assert "(mul at " in r["graph_overflow"] and "captured in 'step'" in r["graph_overflow"], r["graph_overflow"]
+    assert r["placement"] == ["CPUStorage", "CPUStorage", "GPUStorage", "GPUStorage", "GPUStorage"], r["placement"]
+    assert r["devices"] == ["webgpu:0", "webgpu:0"]
+    assert r["in_place"] is not None and r["in_place"].startswith(
+        "add: the int64 result 1099511627777 does not fit in int32, which this GPU tensor holds"), r["in_place"]

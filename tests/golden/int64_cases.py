@@ -1,10 +1,15 @@
-"""int64 arithmetic at and past int32's range (int64 is held as int32 here): one expression each, run
-with ``torch`` bound to real PyTorch (generate_int64.py records the int64 result) and to borch_webgpu
-(replay_int64.py: a result that fits int32 must be PyTorch's exactly, also when partial sums or
-products did not fit; one that does not must raise OverflowError naming the op, never a wrapped
-value). Each case: (id, the ops our error may name, expression); ``dev`` is the device tensors are
-made on. int32 cases keep PyTorch's wrap-around."""
+"""int64 arithmetic at and past int32's range: one expression each, run with ``torch`` bound to real
+PyTorch (generate_int64.py records the int64 result) and to borch_webgpu (replay_int64.py). On ``cpu``
+int64 is numpy's int64, so every case must give PyTorch's value exactly. On ``webgpu`` a result that
+fits int32 must be PyTorch's exactly (also when partial sums or products did not fit); one that does
+not must be PyTorch's exactly when the case is marked HOST (its values enter past int32 or meet a
+tensor held on the host: computed there, device/int64_range.py), else (a GPU kernel whose exact result
+leaves int32) raise OverflowError naming the op, never a wrapped value. Each case: (id, the ops our
+error may name, expression[, HOST]); ``dev`` is the device tensors are made on. int32 cases keep
+PyTorch's wrap-around."""
 
+HOST = "host"
+NODEV = ".replace(\", device='webgpu:0'\", '')"
 BIG = "2**31 - 1"
 CASES = [
     ("arange sum", ("sum",), "torch.arange(70000, device=dev).sum()"),
@@ -118,4 +123,87 @@ CASES = [
      "torch.tensor([2**30, 2**30], dtype=torch.int32, device=dev))"),
     ("int32 add wraps", (), f"torch.tensor([{BIG}], dtype=torch.int32, device=dev) + 1"),
     ("int32 mul wraps", (), "torch.tensor([70000], dtype=torch.int32, device=dev) * 70000"),
+    # values past int32: PyTorch's int64 on both devices (on webgpu held on the host; fitting results go back)
+    ("tensor past int32", (), "torch.tensor([2**40, -2**40, 5, 2**63 - 1, -2**63], device=dev)", HOST),
+    ("2-D tensor past int32", (), "torch.tensor([[2**40, 1], [-5, 3]], device=dev)", HOST),
+    ("arange past int32", (), "torch.arange(2**40, 2**40 + 3, device=dev)", HOST),
+    ("arange step past int32", (), "torch.arange(0, 2**40, 2**38, device=dev)", HOST),
+    ("full past int32", (), "torch.full((2,), 2**40, device=dev)", HOST),
+    ("fill_ past int32", (), "torch.zeros(2, dtype=torch.long, device='cpu').fill_(2**40).to(dev)", HOST),
+    ("from cpu past int32", ("add",), "torch.tensor([2**40, 1]).to(dev) + 1", HOST),
+    ("add past int32 held", ("add",), "torch.tensor([2**40, 7], device=dev) + torch.tensor([1, 2], device=dev)", HOST),
+    ("mul past int32 held", ("mul",), "torch.tensor([2**40], device=dev) * 3", HOST),
+    ("mul wraps at 2**64", ("mul",), "torch.tensor([2**62, 2**62 + 1], device=dev) * 4", HOST),
+    ("add wraps at 2**63", ("add",), "torch.tensor([2**63 - 1], device=dev) + 1", HOST),
+    ("sub held", ("sub",), "torch.tensor([2**40], device=dev) - 2**41", HOST),
+    ("neg held", ("neg",), "-torch.tensor([2**40, -3], device=dev)", HOST),
+    ("abs held", ("abs",), "torch.tensor([-2**40, 3], device=dev).abs()", HOST),
+    ("floor_divide held", ("floor_divide",), "torch.tensor([2**33, -2**33], device=dev) // 7", HOST),
+    ("remainder held", ("remainder",), "torch.tensor([2**33, -2**33], device=dev) % 7", HOST),
+    ("pow held", ("pow",), "torch.tensor([2**40, 3, -2**31], device=dev) ** 2", HOST),
+    ("pow held by held", ("pow",), "torch.tensor([2**40, 3], device=dev) ** torch.tensor([1, 2**32 + 2], device=dev)",
+     HOST),
+    ("GPU tensor plus a scalar past int32", ("add",), "torch.tensor([1, -2], device=dev) + 2**40", HOST),
+    ("GPU tensor times a scalar past int32", ("mul",), "torch.tensor([3, 5], device=dev) * 2**40", HOST),
+    ("GPU tensor plus 2**63 wraps", ("add",), "torch.tensor([1], device=dev) + 2**63", HOST),
+    ("held result that fits goes back", ("sub", "add"),
+     "(torch.tensor([2**40 + 5, 2**40], device=dev) - 2**40) + torch.arange(2, device=dev)", HOST),
+    ("held division that fits", ("floor_divide",), "torch.tensor([2**40, 2**41], device=dev) // 2**20", HOST),
+    ("compare held", (), "torch.tensor([2**40, 5], device=dev) > 2**39", HOST),
+    ("eq held", (), "torch.tensor([2**40, 5], device=dev) == torch.tensor([2**40, 6], device=dev)", HOST),
+    ("held to float", (), "torch.tensor([2**40, -3], device=dev).float()", HOST),
+    ("held to int32 wraps", (), "torch.tensor([2**33 + 5, -1], device=dev).int()", HOST),
+    ("held to double", (), "torch.tensor([2**53 + 2, 1], device=dev).double()", HOST),
+    ("sum held", ("sum",), "torch.tensor([2**40, 2**40, -1], device=dev).sum()", HOST),
+    ("sum held dim", ("sum",), "torch.tensor([[2**40, 1], [2, 3]], device=dev).sum(0)", HOST),
+    ("prod held", ("prod",), "torch.tensor([2**40, 3], device=dev).prod()", HOST),
+    ("cumsum held", ("cumsum",), "torch.tensor([2**40, 1, -2**40], device=dev).cumsum(0)", HOST),
+    ("cumprod held", ("cumprod",), "torch.tensor([2**40, 2, 3], device=dev).cumprod(0)", HOST),
+    ("max held", ("max",), "torch.tensor([1, 2**40, -2**40], device=dev).max()", HOST),
+    ("min held dim", ("min",), "torch.tensor([[1, 2**40], [-2**40, 0]], device=dev).min(1).values", HOST),
+    ("argmax held", (), "torch.tensor([1, 2**40, -2**40], device=dev).argmax()", HOST),
+    ("sort held", ("sort",), "torch.sort(torch.tensor([2**40, -2**40, 3], device=dev)).values", HOST),
+    ("matmul held", ("matmul",), "torch.tensor([[2**40, 1]], device=dev) @ torch.tensor([[2], [3]], device=dev)",
+     HOST),
+    ("index held with GPU indices", (), "torch.tensor([2**40, 5, -2**40], device=dev)[torch.tensor([2, 0], device=dev)]",
+     HOST),
+    ("slice held", (), "torch.tensor([2**40, 5, -2**40], device=dev)[1:]", HOST),
+    ("where held", ("where",),
+     "torch.where(torch.tensor([True, False], device=dev), torch.tensor([2**40, 1], device=dev), 0)", HOST),
+    ("cat held and GPU", ("cat",), "torch.cat([torch.tensor([2**40], device=dev), torch.arange(2, device=dev)])", HOST),
+    ("add_ in place held", ("add",), "torch.tensor([2**40], device=dev).add_(1)", HOST),
+    ("item past int32", (), "torch.tensor([2**40, 3], device=dev)[0]", HOST),
+    ("cpu sum of arange", ("sum",), "torch.arange(70000, device='cpu').sum()", HOST),
+    ("cpu cumsum of arange", ("cumsum",), "torch.arange(70000, device='cpu').cumsum(0)[-2:]", HOST),
+    ("stack held", ("stack", "cat"), "torch.stack([torch.tensor([2**40, 1], device=dev), torch.arange(2, device=dev)])",
+     HOST),
+    ("reshape and transpose held", (), "torch.tensor([2**40, 1, 2, 3], device=dev).reshape(2, 2).t().contiguous()", HOST),
+    ("clone held", (), "torch.tensor([2**40, -1], device=dev).clone()", HOST),
+    ("index_select held", ("index_select",),
+     "torch.tensor([2**40, 1, -2**40], device=dev).index_select(0, torch.tensor([2, 1], device=dev))", HOST),
+    ("gather held", ("gather",), "torch.tensor([[2**40, 1]], device=dev).gather(1, torch.tensor([[1, 0]], device=dev))",
+     HOST),
+    ("masked_fill past int32", ("masked_fill",),
+     "torch.tensor([1, 2], device=dev).masked_fill(torch.tensor([True, False], device=dev), 2**40)", HOST),
+    ("clamp held", ("clamp",), "torch.tensor([2**40, -2**40, 3], device=dev).clamp(-2**35, 2**35)", HOST),
+    ("flip held", ("flip",), "torch.tensor([2**40, 1, 2], device=dev).flip(0)", HOST),
+    ("topk held", ("topk",), "torch.tensor([2**40, 1, 2**41, 5], device=dev).topk(2).values", HOST),
+    ("unique held", ("unique",), "torch.unique(torch.tensor([2**40, 1, 2**40, 5], device=dev))", HOST),
+    ("mean of held as float", ("mean",), "torch.tensor([2**40, 2**40], device=dev).float().mean()", HOST),
+    ("bincount of a GPU tensor that fits", ("bincount",), "torch.bincount(torch.tensor([1, 1, 3], device=dev))", HOST),
+    # indices past int32: PyTorch's errors, and a held index whose view is in range
+    ("index past int32", (), "torch.arange(5, device=dev)[torch.tensor([2**40], device=dev)]", HOST),
+    ("index_select past int32", (), "torch.arange(5, device=dev).index_select(0, torch.tensor([1, 2**40], device=dev))",
+     HOST),
+    ("gather past int32", (), "torch.arange(5, device=dev).gather(0, torch.tensor([-2**40], device=dev))", HOST),
+    ("index_add_ past int32", (),
+     "torch.zeros(5, device=dev).index_add_(0, torch.tensor([2**40], device=dev), torch.ones(1, device=dev))", HOST),
+    ("index by a held view in range", (), "torch.arange(5, device=dev)[torch.tensor([2**40, 3], device=dev)[1:]]", HOST),
+    # printing as PyTorch prints large ints (the device suffix of a WebGPU tensor left out)
+    ("print past int32", (), f"repr(torch.tensor([2**40, 1, -5], device=dev)){NODEV}", HOST),
+    ("print 2-D past int32", (), f"repr(torch.tensor([[2**40, 1], [-5, -2**63]], device=dev)){NODEV}", HOST),
+    ("print 0-d past int32", (), f"repr(torch.tensor(-2**40, device=dev)){NODEV}", HOST),
+    ("print summarized past int32", (), f"repr(torch.arange(2**40, 2**40 + 2000, device=dev) * 3){NODEV}", HOST),
+    ("print GPU int64 with a held one", (), f"str(torch.tensor([7, 2**40], device=dev)[:1]){NODEV}", HOST),
 ]
+

@@ -3,11 +3,12 @@
 line per mismatch and ``int64: N passed, N failed [device ...]``.
 
 Each case runs as a one-line file ``<id>`` inside ``try:`` / ``with torch.scope():``, and its value is
-read inside the scope. A result that fits int32 must be PyTorch's value and dtype exactly; one that
-does not (PyTorch returns an int64 we cannot hold) must raise OverflowError whose message starts with
-one of the case's ops and says it does not fit, never a value: on the cpu device by the line itself;
-on WebGPU with the op and ``<id>:1`` (at the scope's end, or by the line with launch blocking).
-After each case the device must still work."""
+read inside the scope. A case PyTorch refuses must raise its exception and message on both devices. On ``cpu`` (numpy's int64) every case must be PyTorch's value and dtype exactly.
+On ``webgpu`` so must a result that fits int32 and one of a case marked ``host`` (values past int32 are
+held on the host); another result past int32 (a GPU kernel's) must raise OverflowError whose message
+starts with one of the case's ops and says it does not fit, never a value, with the op and
+``<id>:1`` (at the scope's end, or by the line with launch blocking). After each case the device must
+still work."""
 from __future__ import annotations
 
 import argparse
@@ -31,7 +32,7 @@ def run(case: dict, device: str):
     try:
         with bw.scope():
             r = eval(code, {"torch": bw, "dev": device})  # noqa: S307 - our own list of expressions
-            value = (r.tolist(), str(r.dtype))
+            value = (r, "str") if isinstance(r, str) else (r.tolist(), str(r.dtype))
     except Exception as e:  # noqa: BLE001 - compared with what must happen
         own_line = any(fr.filename == f"<{case['id']}>" for fr in traceback.extract_tb(e.__traceback__))
         return None, e, own_line
@@ -41,7 +42,11 @@ def run(case: dict, device: str):
 def check(case: dict, device: str, launch_blocking: bool = False) -> str | None:
     """None when borch_webgpu did what it must, else what differs."""
     value, err, own_line = run(case, device)
-    if case["fits"]:
+    if "raises" in case:   # PyTorch refuses it: the same exception and message, on both devices
+        if err is None or (type(err).__name__, str(err)) != (case["raises"], case["message"]):
+            got = "nothing" if err is None else f"{type(err).__name__}: {err}"
+            return f"raised {got}; PyTorch raises {case['raises']}: {case['message']}"
+    elif case["fits"] or case["host"] or device == "cpu":
         if err is not None:
             return f"raised {type(err).__name__}: {err}; PyTorch gives {case['value']}"
         if value != (case["value"], case["dtype"]):
@@ -53,9 +58,9 @@ def check(case: dict, device: str, launch_blocking: bool = False) -> str | None:
         if not isinstance(err, OverflowError) or not any(msg.startswith(op + ":") for op in case["ops"]) or \
                 "does not fit in int32" not in msg:
             return f"raised {type(err).__name__}: {msg!r}; want OverflowError from {case['ops']}"
-        if device != "cpu" and not any(f"({op.split('(')[0]} at <{case['id']}>:1" in msg for op in case["ops"]):
+        if not any(f"({op.split('(')[0]} at <{case['id']}>:1" in msg for op in case["ops"]):
             return f"the message does not name the op and the line: {msg!r}"
-        if own_line != (device == "cpu" or launch_blocking):
+        if own_line != launch_blocking:
             return f"raised {'by the line' if own_line else 'at the end of the scope'}, not where it must"
     try:
         if (bw.arange(5, device=device) + 1).sum().item() != 15:
