@@ -13,14 +13,28 @@ from .tensor import Size as Size
 from .tensor import Tensor as Tensor
 from ._version import __version__ as __version__
 from .ops.unary import abs as abs
+abs_: Any
 from .ops.unary import absolute as absolute
 from . import accelerator as accelerator
 from .ops.unary import acos as acos
+acos_: Any
+from .ops.special import acosh as acosh
+acosh_: Any
+from .ops.pooling import adaptive_avg_pool1d as adaptive_avg_pool1d
+from .ops._torch_nn import adaptive_max_pool1d as adaptive_max_pool1d
 from .ops.elementwise import add as add
+from .ops.fused_extra import addbmm as addbmm
+from .ops.fused_extra import addcdiv as addcdiv
+from .ops.fused_extra import addcmul as addcmul
 from .ops.linalg import addmm as addmm
+from .ops.fused_extra import addmv as addmv
+from .ops.fused_extra import _torch_addmv_ as addmv_
+from .ops.fused_extra import addr as addr
 from .ops.copies import alias_copy as alias_copy
 from .ops.reduce import all as all
 from .ops.compare import allclose as allclose
+from .ops._torch_nn import alpha_dropout as alpha_dropout
+from .ops._torch_nn import alpha_dropout_ as alpha_dropout_
 from .ops.reduce import amax as amax
 from .ops.reduce import amin as amin
 from .ops.extremes import aminmax as aminmax
@@ -28,9 +42,15 @@ from .ops.reduce import any as any
 from . import ao as ao
 from .ops.creation import arange as arange
 from .ops.unary import arccos as arccos
+from .ops.special import arccosh as arccosh
+arccosh_: Any
 from .ops.unary import arcsin as arcsin
+from .ops.special import arcsinh as arcsinh
+arcsinh_: Any
 from .ops.unary import arctan as arctan
 from .ops.elementwise import arctan2 as arctan2
+from .ops.special import arctanh as arctanh
+arctanh_: Any
 from .ops.reduce import argmax as argmax
 from .ops.reduce import argmin as argmin
 from .ops.scan_sort import argsort as argsort
@@ -41,18 +61,34 @@ from .ops.scatter_more import as_strided_scatter as as_strided_scatter
 from .ops.creation import as_tensor as as_tensor
 from .ops.creation_more import asarray as asarray
 from .ops.unary import asin as asin
+asin_: Any
+from .ops.special import asinh as asinh
+asinh_: Any
 from .ops.unary import atan as atan
 from .ops.elementwise import atan2 as atan2
+atan_: Any
+from .ops.special import atanh as atanh
+atanh_: Any
 from .ops.shape_more import atleast_1d as atleast_1d
 from .ops.shape_more import atleast_2d as atleast_2d
 from .ops.shape_more import atleast_3d as atleast_3d
 from . import autograd as autograd
+from .ops.pooling import avg_pool1d as avg_pool1d
 from . import backends as backends
 from .ops.linalg import baddbmm as baddbmm
 from .ops.creation_more import bartlett_window as bartlett_window
+from .ops._torch_nn import batch_norm as batch_norm
 from .ops.random import bernoulli as bernoulli
+from .ops.nn_ops import bilinear as bilinear
+from .ops._torch_nn_loss import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
 from .ops.search import bincount as bincount
 from .ops.random_more import binomial as binomial
+from .ops.binary_extra import bitwise_and as bitwise_and
+from .ops.binary_extra import bitwise_left_shift as bitwise_left_shift
+from .ops.binary_extra import bitwise_not as bitwise_not
+from .ops.binary_extra import bitwise_or as bitwise_or
+from .ops.binary_extra import bitwise_right_shift as bitwise_right_shift
+from .ops.binary_extra import bitwise_xor as bitwise_xor
 from .ops.creation_more import blackman_window as blackman_window
 from .ops.shape_more import block_diag as block_diag
 from .ops.linalg import bmm as bmm
@@ -66,13 +102,21 @@ from .ops.combine import cartesian_prod as cartesian_prod
 from .ops.shape import cat as cat
 from .ops.combine import cdist as cdist
 from .ops.unary import ceil as ceil
+ceil_: Any
+from .ops._torch_nn import celu as celu
+from .ops._nn_act import celu_ as celu_
+from .ops._nn_extra import channel_shuffle as channel_shuffle
 from .ops._linalg_legacy import cholesky_inverse as cholesky_inverse
 from .ops._linalg_solve import cholesky_solve as cholesky_solve
 from .ops.views import chunk as chunk
 from .ops.unary import clamp as clamp
+clamp_: Any
 from .ops.unary import clamp_max as clamp_max
+clamp_max_: Any
 from .ops.unary import clamp_min as clamp_min
+clamp_min_: Any
 from .ops.unary import clip as clip
+clip_: Any
 from .ops.memory import clone as clone
 from .ops.shape_more import column_stack as column_stack
 from .ops.shape_more import combinations as combinations
@@ -82,13 +126,26 @@ from .ops.shape import concat as concat
 from .ops.shape import concatenate as concatenate
 from .ops.tensor_meta import conj as conj
 from .ops.tensor_meta import conj_physical as conj_physical
+from .ops._torch_nn_loss import constant_pad_nd as constant_pad_nd
+from .ops.conv import conv1d as conv1d
+from .ops.conv import conv2d as conv2d
+from .ops._nn_3d import conv3d as conv3d
+from .ops._nn_extra import conv_transpose1d as conv_transpose1d
+from .ops.conv import conv_transpose2d as conv_transpose2d
+from .ops._nn_3d import conv_transpose3d as conv_transpose3d
+from .ops._torch_nn import convolution as convolution
+from .ops.binary_extra import copysign as copysign
 from .ops.stats import corrcoef as corrcoef
 from .ops.unary import cos as cos
+cos_: Any
 from .ops.unary import cosh as cosh
+cosh_: Any
+from .ops._torch_nn_loss import cosine_embedding_loss as cosine_embedding_loss
 from .ops._nn_distance import cosine_similarity as cosine_similarity
 from .ops.reduce import count_nonzero as count_nonzero
 from .ops.stats import cov as cov
 from .ops.combine import cross as cross
+from .ops._torch_nn_loss import ctc_loss as ctc_loss
 from . import cuda as cuda
 from .ops.extremes import cummax as cummax
 from .ops.extremes import cummin as cummin
@@ -96,6 +153,8 @@ from .ops.scan_sort import cumprod as cumprod
 from .ops.scan_sort import cumsum as cumsum
 from .ops.stats import cumulative_trapezoid as cumulative_trapezoid
 from .ops.random import default_generator as default_generator
+from .ops.special import deg2rad as deg2rad
+deg2rad_: Any
 from .ops._linalg_solve import det as det
 from .ops.tensor_meta import detach as detach
 from .ops.tensor_meta import detach_ as detach_
@@ -108,14 +167,19 @@ from .ops.diag import diagonal as diagonal
 from .ops.copies import diagonal_copy as diagonal_copy
 from .ops.scatter_more import diagonal_scatter as diagonal_scatter
 from .ops.shape_more import diff as diff
+from .ops.special import digamma as digamma
+from .ops.fused_extra import dist as dist
 from .ops.elementwise import div as div
 from .ops.elementwise import divide as divide
 from .ops.linalg import dot as dot
 from ._dtype import double as double
+from .ops._torch_nn import dropout as dropout
+from .ops._torch_nn import dropout_ as dropout_
 from .ops.splits import dsplit as dsplit
 from .ops.shape_more import dstack as dstack
 from ._dtype import dtype as dtype
 from .ops._einsum import einsum as einsum
+from .ops._torch_nn import embedding as embedding
 from .ops.creation import empty as empty
 from .ops.creation import empty_like as empty_like
 from .ops.creation_more import empty_permuted as empty_permuted
@@ -124,15 +188,27 @@ from .autograd.grad_mode import enable_grad as enable_grad
 from .ops.elementwise import eq as eq
 from .ops.compare import equal as equal
 from .ops.unary import erf as erf
+erf_: Any
+from .ops.special import erfc as erfc
+erfc_: Any
+from .ops.special import erfinv as erfinv
 from .ops.unary import exp as exp
 from .ops.unary import exp2 as exp2
+exp2_: Any
+exp_: Any
 from .ops.copies import expand_copy as expand_copy
 from .ops.unary import expm1 as expm1
+expm1_: Any
 from .ops.creation import eye as eye
+from .ops._torch_nn import feature_alpha_dropout as feature_alpha_dropout
+from .ops._torch_nn import feature_alpha_dropout_ as feature_alpha_dropout_
+from .ops._torch_nn import feature_dropout as feature_dropout
+from .ops._torch_nn import feature_dropout_ as feature_dropout_
 from .ops.creation_more import fill as fill
 from .ops.memory import fill_ as fill_
 from ._dtype import finfo as finfo
 from .ops.unary import fix as fix
+fix_: Any
 from .ops.views import flatten as flatten
 from .ops.shape import flip as flip
 from .ops.shape import fliplr as fliplr
@@ -141,17 +217,23 @@ from ._dtype import float as float
 from ._dtype import float16 as float16
 from ._dtype import float32 as float32
 from ._dtype import float64 as float64
+from .ops.binary_extra import float_power as float_power
 from .ops.unary import floor as floor
+floor_: Any
 from .ops.elementwise import floor_divide as floor_divide
 from .ops.elementwise import fmax as fmax
 from .ops.elementwise import fmin as fmin
 from .ops.elementwise import fmod as fmod
 from .ops.unary import frac as frac
+frac_: Any
+from .ops.special import frexp as frexp
 from .ops.creation import from_numpy as from_numpy
 from .ops.creation_more import frombuffer as frombuffer
 from .ops.creation import full as full
 from .ops.creation import full_like as full_like
 from .ops.indexing import gather as gather
+from .ops.binary_extra import gcd as gcd
+gcd_: Any
 from .ops.elementwise import ge as ge
 from .ops._linalg_householder import geqrf as geqrf
 from .ops.linalg import ger as ger
@@ -162,15 +244,23 @@ from .ops.random import get_rng_state as get_rng_state
 from .ops.numgrad import gradient as gradient
 from .ops.elementwise import greater as greater
 from .ops.elementwise import greater_equal as greater_equal
+from .ops._torch_nn_loss import grid_sampler as grid_sampler
+from .ops._torch_nn import group_norm as group_norm
 from .ops.elementwise import gt as gt
 from ._dtype import half as half
 from .ops.creation_more import hamming_window as hamming_window
 from .ops.creation_more import hann_window as hann_window
+from .ops._nn_act import hardshrink as hardshrink
+from .ops.binary_extra import heaviside as heaviside
+from .ops._torch_nn_loss import hinge_embedding_loss as hinge_embedding_loss
 from .ops.search import histc as histc
 from .ops.stats import histogram as histogram
 from .ops.stats import histogramdd as histogramdd
 from .ops.splits import hsplit as hsplit
 from .ops.shape import hstack as hstack
+from .ops.binary_extra import hypot as hypot
+from .ops.special import i0 as i0
+i0_: Any
 from ._dtype import iinfo as iinfo
 from .ops.indexing import index_add as index_add
 from .ops.scatter_more import index_copy as index_copy
@@ -180,6 +270,8 @@ from .ops.scatter_more import index_reduce as index_reduce
 from .ops.indexing import index_select as index_select
 from .autograd.grad_mode import inference_mode as inference_mode
 from .ops.random import initial_seed as initial_seed
+from .ops.fused_extra import inner as inner
+from .ops._torch_nn import instance_norm as instance_norm
 from ._dtype import int as int
 from ._dtype import int16 as int16
 from ._dtype import int32 as int32
@@ -200,24 +292,41 @@ from .ops.tensor_meta import is_signed as is_signed
 from .ops.type_queries import is_tensor as is_tensor
 from .ops.compare import isclose as isclose
 from .ops.unary import isfinite as isfinite
+from .ops.binary_extra import isin as isin
 from .ops.unary import isinf as isinf
 from .ops.unary import isnan as isnan
+from .ops.special import isneginf as isneginf
+from .ops.special import isposinf as isposinf
+from .ops.special import isreal as isreal
 from .ops.creation_more import kaiser_window as kaiser_window
 from ._scope import keep as keep
+from .ops._torch_nn_loss import kl_div as kl_div
 from .ops.combine import kron as kron
 from .ops.extremes import kthvalue as kthvalue
+from .ops._torch_nn import layer_norm as layer_norm
+from .ops.binary_extra import lcm as lcm
+lcm_: Any
+from .ops.binary_extra import ldexp as ldexp
+ldexp_: Any
 from .ops.elementwise import le as le
 from .ops.elementwise import lerp as lerp
 from .ops.elementwise import less as less
 from .ops.elementwise import less_equal as less_equal
+from .ops.special import lgamma as lgamma
 from . import linalg as linalg
 from .ops.creation import linspace as linspace
 from .serialization import load as load
 from ._log import log_dispatch as log
 from .ops.unary import log10 as log10
+log10_: Any
 from .ops.unary import log1p as log1p
+log1p_: Any
 from .ops.unary import log2 as log2
+log2_: Any
+log_: Any
 from .ops.reduce import log_softmax as log_softmax
+from .ops.binary_extra import logaddexp as logaddexp
+from .ops.binary_extra import logaddexp2 as logaddexp2
 from .ops.reduce_extra import logcumsumexp as logcumsumexp
 from .ops._linalg_solve import logdet as logdet
 from ._log import logged as logged
@@ -225,12 +334,15 @@ from .ops.elementwise import logical_and as logical_and
 from .ops.unary import logical_not as logical_not
 from .ops.elementwise import logical_or as logical_or
 from .ops.elementwise import logical_xor as logical_xor
+from .ops.special import logit as logit
+logit_: Any
 from .ops.creation_more import logspace as logspace
 from .ops.reduce import logsumexp as logsumexp
 from ._dtype import long as long
 from .ops.elementwise import lt as lt
 from .ops._linalg_lu import lu_unpack as lu_unpack
 from .ops.random import manual_seed as manual_seed
+from .ops._torch_nn_loss import margin_ranking_loss as margin_ranking_loss
 from .ops.indexing import masked_fill as masked_fill
 from .ops.index_extra import masked_scatter as masked_scatter
 from .ops.indexing import masked_select as masked_select
@@ -238,6 +350,10 @@ from .ops.linalg import matmul as matmul
 from .ops._linalg_more import matrix_exp as matrix_exp
 from .ops._linalg_solve import matrix_power as matrix_power
 from .ops.reduce import max as max
+from .ops._torch_nn import max_pool1d as max_pool1d
+from .ops._torch_nn import max_pool1d_with_indices as max_pool1d_with_indices
+from .ops._torch_nn import max_pool2d as max_pool2d
+from .ops._torch_nn import max_pool3d as max_pool3d
 from .ops.elementwise import maximum as maximum
 from .ops.reduce import mean as mean
 from .ops.reduce_extra import median as median
@@ -253,16 +369,22 @@ from .ops.elementwise import mul as mul
 from .ops.random import multinomial as multinomial
 from .ops.elementwise import multiply as multiply
 from .ops.linalg import mv as mv
+from .ops.special import mvlgamma as mvlgamma
 from .ops.unary import nan_to_num as nan_to_num
+nan_to_num_: Any
 from .ops.reduce_extra import nanmean as nanmean
 from .ops.stats import nanmedian as nanmedian
 from .ops.reduce_extra import nanquantile as nanquantile
 from .ops.reduce_extra import nansum as nansum
 from .ops.views import narrow as narrow
 from .ops.copies import narrow_copy as narrow_copy
+from .ops._nn_extra import native_channel_shuffle as native_channel_shuffle
 from .ops.elementwise import ne as ne
 from .ops.unary import neg as neg
+neg_: Any
 from .ops.unary import negative as negative
+negative_: Any
+from .ops.binary_extra import nextafter as nextafter
 from . import nn as nn
 from .autograd.grad_mode import no_grad as no_grad
 from .ops.indexing import nonzero as nonzero
@@ -277,15 +399,24 @@ from . import ops as ops
 from . import optim as optim
 from .ops.linalg import outer as outer
 from .ops._nn_distance import pairwise_distance as pairwise_distance
+from .ops._nn_extra import pdist as pdist
 from .ops.views import permute as permute
 from .ops.copies import permute_copy as permute_copy
 from .ops._linalg_legacy import pinverse as pinverse
+from .ops.upsample import pixel_shuffle as pixel_shuffle
+from .ops.upsample import pixel_unshuffle as pixel_unshuffle
 from .ops.random_more import poisson as poisson
+from .ops._torch_nn_loss import poisson_nll_loss as poisson_nll_loss
+from .ops.special import polygamma as polygamma
+from .ops.special import positive as positive
 from .ops.elementwise import pow as pow
+from .ops._nn_act import prelu as prelu
 from .ops.reduce import prod as prod
 from ._dtype import promote_types as promote_types
 from .ops.scatter_more import put as put
 from .ops.reduce_extra import quantile as quantile
+from .ops.special import rad2deg as rad2deg
+rad2deg_: Any
 from .ops.random import rand as rand
 from .ops.random import rand_like as rand_like
 from .ops.random import randint as randint
@@ -296,8 +427,11 @@ from .ops.random import randperm as randperm
 from .ops.creation_more import range as range
 from .ops.index_extra import ravel as ravel
 from .ops.unary import reciprocal as reciprocal
+reciprocal_: Any
 from .ops.unary import relu as relu
+from .ops._nn_act import relu_ as relu_
 from .ops.elementwise import remainder as remainder
+from .ops.fused_extra import renorm as renorm
 from .ops.index_extra import repeat_interleave as repeat_interleave
 from .ops.views import reshape as reshape
 from .ops.tensor_meta import resize_as_ as resize_as_
@@ -305,11 +439,16 @@ from .ops.tensor_meta import resolve_conj as resolve_conj
 from .ops.tensor_meta import resolve_neg as resolve_neg
 from .ops.type_queries import result_type as result_type
 from . import return_types as return_types
+from .ops._nn_act import rms_norm as rms_norm
 from .ops.shape import roll as roll
 from .ops.shape_more import rot90 as rot90
 from .ops.unary import round as round
+from .ops.unary import round_ as round_
 from .ops.shape_more import row_stack as row_stack
+from .ops._torch_nn import rrelu as rrelu
+from .ops._torch_nn import rrelu_ as rrelu_
 from .ops.unary import rsqrt as rsqrt
+rsqrt_: Any
 from .serialization import save as save
 from .ops.creation_more import scalar_tensor as scalar_tensor
 from .ops.indexing import scatter as scatter
@@ -322,6 +461,7 @@ from .ops.views import select as select
 from .ops.copies import select_copy as select_copy
 from .ops.scatter_more import select_scatter as select_scatter
 from .ops.unary import selu as selu
+from .ops._nn_act import selu_ as selu_
 from . import serialization as serialization
 from .device import set_default_device as set_default_device
 from ._dtype import set_default_dtype as set_default_dtype
@@ -329,11 +469,18 @@ from .autograd.grad_mode import set_grad_enabled as set_grad_enabled
 from ._log import set_log_sink as set_log_sink
 from ._tensor_str import set_printoptions as set_printoptions
 from .ops.random import set_rng_state as set_rng_state
+from .ops.special import sgn as sgn
 from ._dtype import short as short
 from .ops.unary import sigmoid as sigmoid
+sigmoid_: Any
 from .ops.unary import sign as sign
+from .ops.special import signbit as signbit
 from .ops.unary import sin as sin
+sin_: Any
+from .ops.special import sinc as sinc
+sinc_: Any
 from .ops.unary import sinh as sinh
+sinh_: Any
 from .ops.copies import slice_copy as slice_copy
 from .ops.scatter_more import slice_scatter as slice_scatter
 slogdet: Any
@@ -344,7 +491,9 @@ from .ops.copies import split_copy as split_copy
 from .ops.splits import split_with_sizes as split_with_sizes
 from .ops.copies import split_with_sizes_copy as split_with_sizes_copy
 from .ops.unary import sqrt as sqrt
+sqrt_: Any
 from .ops.unary import square as square
+square_: Any
 from .ops.views import squeeze as squeeze
 from .ops.copies import squeeze_copy as squeeze_copy
 from .ops.shape import stack as stack
@@ -361,11 +510,15 @@ from .ops.copies import t_copy as t_copy
 from .ops.subscript import take as take
 from .ops.index_extra import take_along_dim as take_along_dim
 from .ops.unary import tan as tan
+tan_: Any
 from .ops.unary import tanh as tanh
+tanh_: Any
 from .ops.creation import tensor as tensor
 from .ops.splits import tensor_split as tensor_split
 from .ops.combine import tensordot as tensordot
 from . import testing as testing
+from .ops._torch_nn import threshold as threshold
+from .ops._nn_act import threshold_ as threshold_
 from .ops.shape import tile as tile
 from .ops.scan_sort import topk as topk
 from .ops.diag import trace as trace
@@ -375,10 +528,12 @@ from .ops.stats import trapezoid as trapezoid
 from .ops.stats import trapz as trapz
 from .ops.indexing import tril as tril
 from .ops.creation_more import tril_indices as tril_indices
+from .ops._torch_nn_loss import triplet_margin_loss as triplet_margin_loss
 from .ops.indexing import triu as triu
 from .ops.creation_more import triu_indices as triu_indices
 from .ops.elementwise import true_divide as true_divide
 from .ops.unary import trunc as trunc
+trunc_: Any
 from .ops.tensor_meta import typename as typename
 from ._dtype import uint8 as uint8
 from .ops.views import unbind as unbind
@@ -397,11 +552,14 @@ from . import utils as utils
 from .ops._linalg_legacy import vander as vander
 from .ops.reduce import var as var
 from .ops.reduce import var_mean as var_mean
+from .ops.fused_extra import vdot as vdot
 from .ops.copies import view_copy as view_copy
 from .ops.splits import vsplit as vsplit
 from .ops.shape import vstack as vstack
 from . import webgpu as webgpu
 from .ops.elementwise import where as where
+from .ops.binary_extra import xlogy as xlogy
+xlogy_: Any
 from .ops.memory import zero_ as zero_
 from .ops.creation import zeros as zeros
 from .ops.creation import zeros_like as zeros_like
