@@ -75,8 +75,9 @@ class _Pickler(pickle._Pickler):
             from .nn.parameter import Parameter
             if isinstance(obj, Parameter):
                 return _G["_rebuild_parameter"], (obj.detach(), obj.requires_grad, OrderedDict())
-            return _G["_rebuild_tensor_v2"], (self._storage(obj), obj._offset, tuple(obj._shape),
-                                              tuple(obj._stride), obj.requires_grad, OrderedDict())
+            # fresh tuples (shapes and strides may be cached, shared objects), so the memo works as in torch
+            return _G["_rebuild_tensor_v2"], (self._storage(obj), obj._offset, tuple([*obj._shape]),
+                                              tuple([*obj._stride]), obj.requires_grad, OrderedDict())
         if type(obj) is Size:
             return _G["Size"], (tuple(obj),)
         from .device import device
