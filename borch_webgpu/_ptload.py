@@ -220,7 +220,9 @@ class WeightsUnpickler:
             except IndexError:
                 raise _Malformed(f"opcode {bytes([key])!r} at byte {at} pops more values than the stack holds") \
                     from None
-            except TypeError as e:  # unhashable keys, set items
+            except TypeError as e:  # unhashable keys, set items (a map_location's own TypeError passes)
+                if key == pickle.BINPERSID[0]:
+                    raise
                 raise _Malformed(f"opcode {bytes([key])!r} at byte {at}: {e}") from None
 
 
