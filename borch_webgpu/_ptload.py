@@ -220,6 +220,8 @@ class WeightsUnpickler:
             except IndexError:
                 raise _Malformed(f"opcode {bytes([key])!r} at byte {at} pops more values than the stack holds") \
                     from None
+            except UnicodeDecodeError as e:
+                raise _Malformed(f"a string at byte {at} is not UTF-8 ({e.reason} at its byte {e.start})") from None
             except TypeError as e:  # unhashable keys, set items (a map_location's own TypeError passes)
                 if key == pickle.BINPERSID[0]:
                     raise
