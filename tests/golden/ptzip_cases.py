@@ -30,8 +30,9 @@ def _trained(T):
     return m, opt
 
 
-def build(T) -> dict:
-    """name -> the object saved under that name."""
+def build(T, f16_device=None) -> dict:
+    """name -> the object saved under that name (``f16_device``: where the float16 tensor is made, for
+    adapters without shader-f16; a file records every tensor as a cpu tensor, so the bytes are the same)."""
     base = T.arange(24.0).reshape(4, 6)
     views = {"base": base, "row": base[1], "col": base[:, 2], "t": base.t(), "strided": base[1:3, ::2],
              "scalar": base[2, 3], "tail": base.reshape(-1)[20:], "expand": T.arange(3.0).reshape(3, 1).expand(3, 4),
@@ -43,7 +44,8 @@ def build(T) -> dict:
         if name == "bool":
             dtypes[name] = T.tensor([True, False, True, True, False])
         elif name in ("float32", "float64", "float16"):
-            dtypes[name] = T.tensor([0.1, -2.5, 1e-3, 65504.0 if name == "float16" else 1e30, -0.0], dtype=dt)
+            dtypes[name] = T.tensor([0.1, -2.5, 1e-3, 65504.0 if name == "float16" else 1e30, -0.0], dtype=dt,
+                                    device=f16_device if name == "float16" else None)
         else:
             lo = {"uint8": 255, "int8": -128, "int16": -32768, "int32": -2 ** 31, "int64": -2 ** 31}[name]
             dtypes[name] = T.tensor(vals[:4] + [lo], dtype=dt)
