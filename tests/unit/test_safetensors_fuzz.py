@@ -1,8 +1,9 @@
 """Fuzzing torch.load's reader in CPython with hypothesis (derandomized, so CI sees the same files every
 run): safetensors files (tests/unit/_hostile_files.py's st_save), with bytes flipped, cut off or
-appended, the length field changed, or the header's JSON (or the structure inside its __metadata__) mutated. Every file either loads or
-raises SafetensorError; no other exception, no hang; a file whose header and data are unchanged in
-meaning loads equal to what was saved. Where real safetensors is installed, the two readers agree."""
+appended, the length field changed, or the header's JSON (or the structure inside its __metadata__)
+mutated. Every file either loads or raises SafetensorError (CheckpointError once a mutation makes it
+start with a zip's signature); no other exception, no hang; a file whose header and data are unchanged
+in meaning loads equal to what was saved. Where real safetensors is installed, the two readers agree."""
 from __future__ import annotations
 
 import importlib
