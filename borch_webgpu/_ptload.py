@@ -80,8 +80,8 @@ class WeightsUnpickler:
                 elif key == pickle.BINUNICODE[0]:
                     n = struct.unpack("<I", self._read(4))[0]
                     stack.append(str(self._read(n), "utf-8", "surrogatepass"))
-                elif key == pickle.SHORT_BINSTRING[0]:
-                    stack.append(self._read(self._read(1)[0]))
+                elif key == pickle.SHORT_BINSTRING[0]:  # torch.load decodes these as UTF-8
+                    stack.append(self._read(self._read(1)[0]).decode("utf-8"))
                 elif key == pickle.LONG1[0]:
                     stack.append(pickle.decode_long(self._read(self._read(1)[0])))
                 elif key == pickle.GLOBAL[0]:

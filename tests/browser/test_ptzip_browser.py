@@ -17,7 +17,7 @@ def test_ptzip_goldens_and_hostile_files_on_webgpu(browser):
     r = json.loads(out.strip().splitlines()[-1])
     drift = r.pop("training_drift")
     print("Adam on WebGPU against the cpu (not a serialization check):", drift)
-    assert r == {"device": "webgpu", "checked": 20, "problems": []}
+    assert r == {"device": "webgpu", "checked": 27, "problems": []}
     code, out, err = browser.run(HOSTILE.read_text() + """
 import json
 got = {}

@@ -10,6 +10,7 @@
   returned is ``ours`` in ptzip.json, the model and optimizer state dicts go through real
   ``load_state_dict``, and the file's sha256 is recorded, so CI (no torch there) checks that our writer
   still makes exactly these bytes.
+- ``accepted``: hand-written pickles (every opcode family) and what real torch.load returns for each.
 - ``refusals``: hostile pickles in a real checkpoint and the exception real torch.load raises for each,
   which ours must raise word for word.
 """
@@ -76,6 +77,22 @@ def _refusals(base: bytes) -> dict:
     return out
 
 
+def _accepted(base: bytes) -> dict:
+    """Hand-written pickles real torch.load accepts, and what it returns for each."""
+    cases = {"SHORT_BINSTRING (decoded as UTF-8)": b"\x80\x02U\x03abc.",
+             "LONG1 and negative BININT": b"\x80\x02]q\x00(\x8a\t\x00\x00\x00\x00\x00\x00\x00\x00\x01J\xfe\xff\xff\xffe.",
+             "complex and set": pickle.dumps([complex(1, -2), {3, 4}], protocol=2),
+             "tuples 50 deep": b"\x80\x02)" + b"\x85" * 49 + b".",
+             "memo shared list": b"\x80\x02]q\x00K\x01ah\x00\x86.",
+             "empty set and dict": b"\x80\x02\x8f}\x86.",
+             "bytes and bytearray": pickle.dumps([b"\x00\xff", bytearray(b"ab")], protocol=2)}
+    out = {}
+    for name, pkl in cases.items():
+        data = _with_pickle(base, pkl)
+        out[name] = {"file": data.hex(), "value": ptzip_cases.describe(torch.load(io.BytesIO(data)), _torch_storage)}
+    return out
+
+
 def main() -> None:
     OUT.mkdir(exist_ok=True)
     golden = {"torch_version": torch.__version__, "torch": {}, "ours": {}, "sha256": {}, "same_bytes_as_torch": {}}
@@ -109,6 +126,7 @@ def main() -> None:
     ck = torch.load(OUT / "ours_checkpoint.pt")
     assert ck["tied"][0] is ck["tied"][1] and isinstance(ck["param"], torch.nn.Parameter)
     golden["refusals"] = _refusals((OUT / "torch_dtypes.pt").read_bytes())
+    golden["accepted"] = _accepted((OUT / "torch_dtypes.pt").read_bytes())
     (HERE / "ptzip.json").write_text(json.dumps(golden, indent=1, sort_keys=True) + "\n")
     print("wrote", HERE / "ptzip.json", "and", len(list(OUT.iterdir())), "files in", OUT)
     for name, same in golden["same_bytes_as_torch"].items():

@@ -89,9 +89,11 @@ def describe(obj, storage_of) -> object:
         if isinstance(o, (list, tuple)):
             return {type(o).__name__: [go(v) for v in o]}
         if isinstance(o, set):
-            return {"set": sorted(go(v) for v in o)}
-        if isinstance(o, bytes):
-            return {"bytes": o.hex()}
+            return {"set": sorted((go(v) for v in o), key=repr)}
+        if isinstance(o, (bytes, bytearray)):
+            return {type(o).__name__: o.hex()}
+        if isinstance(o, complex):
+            return {"complex": [o.real, o.imag]}
         if isinstance(o, float):
             return {"float": _float(o)}
         if o is None or isinstance(o, (bool, int, str)):

@@ -129,6 +129,14 @@ def replay(device: str, tmp: str = "/tmp") -> dict:
             if (f"{type(e).__module__}.{type(e).__qualname__}", str(e)) != (case["type"], case["message"]):
                 problems.append(f"refusal {name!r}: {type(e).__name__}: {str(e)[-300:]!r}")
         checked += 1
+    for name, case in golden["accepted"].items():
+        try:
+            got = ptzip_cases.describe(torch.load(bytes.fromhex(case["file"])), _storage)
+        except Exception as e:  # noqa: BLE001
+            got = f"{type(e).__name__}: {e}"
+        if got != case["value"]:
+            problems.append(f"accepted pickle {name!r}: {str(got)[:300]}")
+        checked += 1
     return {"device": device, "checked": checked, "problems": problems, "training_drift": drift}
 
 

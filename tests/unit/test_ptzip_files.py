@@ -27,7 +27,7 @@ CASES = cases()
 
 def test_the_goldens_replay_on_cpu(tmp_path):
     r = replay_ptzip.replay("cpu", str(tmp_path))
-    assert r["problems"] == [] and r["training_drift"] == [] and r["checked"] == 20
+    assert r["problems"] == [] and r["training_drift"] == [] and r["checked"] == 27
 
 
 @pytest.mark.parametrize("name", list(CASES))
