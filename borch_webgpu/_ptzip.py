@@ -9,11 +9,15 @@ stretch of bytes); only stored and deflated entries are read, and deflated ones 
 Writing follows the layout of PyTorch's writer (miniz, ``caffe2/serialize/inline_container.cc``): stored
 entries under one folder (``archive/`` for a file object, the file name without its extension for a path),
 each entry's data 64-byte aligned by an ``FB`` extra field of ``Z`` bytes, a data descriptor after each,
-zip64 end records, and ``.data/serialization_id`` computed from the record names and CRCs as PyTorch does.
+zip64 end records, and ``.data/serialization_id`` computed from the record names and CRCs as PyTorch does
+(its hash of the names, libstdc++'s, in the order its unordered_set iterates), so a file saved here is
+byte for byte the one PyTorch saves for the same tensors.
 """
 from __future__ import annotations
 
+import bisect
 import io
+import math
 import struct
 import zipfile
 import zlib
@@ -162,15 +166,84 @@ def _combine(seed: int, v: int) -> int:  # c10::hash_combine
     return (seed ^ ((v + 0x9E3779B9 + (seed << 6) + (seed >> 2)) & _M64)) & _M64
 
 
+# libstdc++'s bucket counts (_Prime_rehash_policy: the small-size table, then its list of primes)
+_FAST_BUCKETS = (2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13)
+_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 103, 109,
+           113, 127, 137, 139, 149, 157, 167, 179, 193, 199, 211, 227, 241, 257, 277, 293, 313, 337, 359, 383, 409,
+           439, 467, 503, 541, 577, 619, 661, 709, 761, 823, 887, 953, 1031, 1109, 1193, 1289, 1381, 1493, 1613,
+           1741, 1879, 2029, 2179, 2357, 2549, 2753, 2971, 3209, 3469, 3739, 4027, 4349, 4703, 5087, 5503, 5953,
+           6427, 6949, 7517, 8123, 8783, 9497, 10273, 11113, 12011, 12983, 14033, 15173, 16411, 17749, 19183,
+           20753, 22447, 24281, 26267, 28411, 30727, 33223, 35933, 38873, 42043, 45481, 49201, 53201, 57557,
+           62233, 67307, 72817, 78779, 85229, 92203, 99733)
+
+
+def _next_buckets(n: int) -> int:
+    if n < len(_FAST_BUCKETS):
+        return _FAST_BUCKETS[n]
+    i = bisect.bisect_left(_PRIMES, n, 6)
+    if i < len(_PRIMES):
+        return _PRIMES[i]
+    while any(n % d == 0 for d in range(2, math.isqrt(n) + 1)):  # past the table (~50,000 records): any prime
+        n += 1
+    return n
+
+
+def _set_order(names: list[str]) -> list[str]:
+    """The order a libstdc++ ``unordered_set<string>`` filled with ``names`` iterates in: PyTorch's writer
+    combines the record names' hashes in that order (``files_written_``). Buckets are singly linked
+    lists in one chain; a name goes first in its bucket, or first in the chain when its bucket is empty,
+    and a rehash rebuilds the chain from the old one's order."""
+    names = list(dict.fromkeys(names))  # a set holds each name once
+    code = {n: _hash_bytes(n.encode()) for n in names}
+    nxt: dict = {None: None}          # None is the chain's head (_M_before_begin)
+    buckets: list = [False]           # per bucket: the node before its first (False: empty)
+    resize_at = 0
+    for count, name in enumerate(names):
+        if count + 1 > resize_at:
+            want = max(count + 1, 0 if resize_at else 11)
+            if want >= len(buckets):
+                nb = _next_buckets(max(want + 1, len(buckets) * 2))
+                resize_at = nb
+                new, p, first = [False] * nb, nxt[None], 0
+                nxt[None] = None
+                while p is not None:
+                    q, b = nxt[p], code[p] % nb
+                    if new[b] is False:
+                        nxt[p], nxt[None], new[b] = nxt[None], p, None
+                        if nxt[p] is not None:
+                            new[first] = p
+                        first = b
+                    else:
+                        nxt[p], nxt[new[b]] = nxt[new[b]], p
+                    p = q
+                buckets = new
+            else:
+                resize_at = len(buckets)
+        b = code[name] % len(buckets)
+        if buckets[b] is not False:
+            nxt[name], nxt[buckets[b]] = nxt[buckets[b]], name
+        else:
+            nxt[name], nxt[None] = nxt[None], name
+            if nxt[name] is not None:
+                buckets[code[nxt[name]] % len(buckets)] = name
+            buckets[b] = None
+    out, p = [], nxt[None]
+    while p is not None:
+        out.append(p)
+        p = nxt[p]
+    return out
+
+
 def write_archive(records: list[tuple[str, bytes]], name: str) -> bytes:
     """A zip of ``records`` (name, bytes) under folder ``name``, laid out as PyTorch's writer lays it out,
     with ``version`` and ``.data/serialization_id`` appended."""
     names_hash = crcs = 0
     for rec, data in records:
-        crcs = _combine(crcs, zlib.crc32(data))
+        if data:  # miniz writes an empty record without a CRC pass or a data descriptor
+            crcs = _combine(crcs, zlib.crc32(data))
     records = records + [("version", b"3\n")]
     crcs = _combine(crcs, zlib.crc32(b"3\n"))
-    for rec, _ in reversed(records):  # the order PyTorch's unordered_set of names iterates in
+    for rec in _set_order([r for r, _ in records]):
         names_hash = _combine(names_hash, _hash_bytes(rec.encode()))
     records.append((".data/serialization_id", f"{names_hash:020d}{crcs:020d}".encode()))
     out, central = bytearray(), bytearray()
@@ -183,10 +256,12 @@ def write_archive(records: list[tuple[str, bytes]], name: str) -> bytes:
         pad = -start % ALIGNMENT
         crc = zlib.crc32(data)
         offset = len(out)
-        out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 0, 0x0808, 0, 0, 0, 0, 0, 0, len(full), pad + 4)
+        flags = 0x0808 if data else 0x0800  # bit 3: a data descriptor follows; bit 11: UTF-8 names
+        out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 0, flags, 0, 0, 0, 0, 0, 0, len(full), pad + 4)
         out += full + b"FB" + struct.pack("<H", pad) + b"Z" * pad + data
-        out += struct.pack("<IIII", 0x08074B50, crc, len(data), len(data))
-        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0, 0, 0x0808, 0, 0, 0, crc, len(data), len(data),
+        if data:
+            out += struct.pack("<IIII", 0x08074B50, crc, len(data), len(data))
+        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0, 0, flags, 0, 0, 0, crc, len(data), len(data),
                                len(full), 0, 0, 0, 0, 0, offset) + full
     cd_offset, n = len(out), len(records)
     out += central
