@@ -1,40 +1,66 @@
-"""``torch.save`` / ``torch.load`` as safetensors: a pure-Python reader and writer, no pickle.
+"""``torch.save`` / ``torch.load`` in PyTorch's own file format, and safetensors beside it.
 
-The file is the safetensors format (8-byte little-endian header length, a JSON header naming each
-tensor's dtype, shape and byte range, then the raw data), so files written by
-``safetensors.torch.save_file`` load here and files written here load there. What ``save`` accepts:
-a tensor, or dicts / lists / tuples (nested) of tensors and plain values (numbers, strings, bools,
-None): tensors are stored under their path (``"layer1.0.weight"``, ``"state.0.exp_avg"``) and the
-structure goes into the header's ``__metadata__``. Loading a plain safetensors file gives a dict
-of tensors (an OrderedDict in file order, which is what ``load_state_dict`` takes).
+``save`` writes what PyTorch's ``torch.save`` writes (the zip format of PyTorch 1.6 and later: a pickle
+``data.pkl`` whose tensors are ``torch._utils._rebuild_tensor_v2`` calls over storages kept as raw
+records ``data/0``, ``data/1``, ...), so real PyTorch reads the file with a plain ``torch.load(f)``
+(``weights_only=True``, its default). Every tensor is recorded as a ``cpu`` tensor (location ``'cpu'``),
+so PyTorch loads it on any machine; tensors that share a storage (views, slices, tied weights) share
+it in the file too, with their offsets and strides, as in PyTorch. The bytes are a function of the object
+alone: saving the same object twice gives the same file.
 
-Reading trusts nothing in the file (borch_webgpu._safetensors checks what the safetensors format
-requires: header length, dtypes, shapes, offsets that tile the data section exactly; and it refuses
-JSON nested deeper than ``MAX_JSON_DEPTH`` = 64 before parsing it). Every file ``load`` cannot read
-raises :class:`SafetensorError`, a ``RuntimeError`` whose message names the file, the check that
-failed (``kind``: safetensors' own error names such as ``InvalidOffset``, ``TensorInvalidInfo``,
-``MetadataIncompleteBuffer``, ``HeaderTooLarge``; or ``HeaderTooDeep``, ``UnsupportedDtype``,
-``InvalidStructure``, ``UnsupportedValue``, ``PickleCheckpoint``), the tensor and the numbers.
-Limits: a header of at most ``MAX_HEADER_BYTES`` = 100,000,000 bytes (safetensors' own), JSON at
-most 64 brackets deep (header and the structure in ``__metadata__``; ``save`` refuses objects
-nested deeper), at most 32 dimensions per tensor.
+``load`` reads such files from PyTorch (and from here) with the rules of PyTorch 2.6+'s
+``weights_only=True``: PyTorch's weights-only unpickler rebuilt opcode for opcode
+(borch_webgpu/_ptload.py), the same allowlist (``OrderedDict``, ``Counter``, tensors, ``nn.Parameter``,
+``torch.Size``, ``torch.device``, dtypes, plain containers and scalars, ``set``, ``bytes``, ``complex``),
+the same blocked modules and the same ``pickle.UnpicklingError`` text ("Weights only load failed ...
+Unsupported global: GLOBAL ... was not an allowed global by default"); ``add_safe_globals`` /
+``safe_globals`` / ``get_safe_globals`` / ``clear_safe_globals`` extend it. ``weights_only=False``
+runs Python's own unpickler, as PyTorch does: that imports and runs whatever the file names, so use it
+only on files you trust (in a browser tab too: the code runs with the page's rights). ``map_location``
+takes a device, a string, a dict of location tags or a callable ``(storage, location)``; tags
+``cuda*`` / ``mps*`` mean the WebGPU device. float32, float64, float16, int64, int32, int16, int8,
+uint8 and bool storages load as those dtypes; bfloat16 ones load as float32 (exact widening, as
+safetensors' BF16 does here). A file starting with anything but a zip header is read as safetensors
+(``safetensors.torch.save_file`` output; ``save_file`` / ``load_file`` write and read those).
+
+Reading trusts nothing: every refusal names the file, the record and the numbers. Zip problems
+(truncation, CRC, overlapping entries, compression methods other than stored/deflate, deflated records
+inflating past ``MAX_INFLATED_BYTES`` = 64 MiB, missing records, record sizes that are not numel x
+itemsize) and tensors the file cannot build (offset + extent past the storage, negative or
+mismatched sizes and strides, more than 32 dims, dtypes borch_webgpu lacks, sparse/quantized/nested
+tensors) raise :class:`CheckpointError`, a ``RuntimeError``; a malformed pickle (truncated, reading
+unset memo entries, popping an empty stack, more than ``MAX_PICKLE_ITEMS`` = 10,000,000 opcodes,
+``data.pkl`` over 128 MiB, containers nested more than ``MAX_PICKLE_DEPTH`` = 100 deep or containing
+themselves) raises ``CheckpointError`` too; what PyTorch's unpickler refuses raises PyTorch's
+``pickle.UnpicklingError``. Safetensors files raise :class:`SafetensorError` (borch_webgpu/_safetensors.py).
+Limits on writing: records under 4 GiB each (no zip64 entries); ``_use_new_zipfile_serialization=False``
+(the legacy format) is refused.
 """
 from __future__ import annotations
 
-import io
 import json
 import os
+import pickle
 import struct
+import warnings
 from collections import OrderedDict
 
 import numpy as np
 
 from . import _dtype
-from ._safetensors import (MAX_HEADER_BYTES, MAX_JSON_DEPTH, SafetensorError, json_depth, parse_json, read_numpy,
+from ._safetensors import (MAX_HEADER_BYTES, MAX_JSON_DEPTH, SafetensorError, parse_json, read_numpy,
                            short_repr)
+from . import _ptpickle
+from ._ptload import full_unpickler, load_archive
+from ._ptpickle import MAX_PICKLE_DEPTH, MAX_PICKLE_ITEMS, wo_message
+from ._ptsave import dumps
+from ._ptzip import MAX_INFLATED_BYTES, CheckpointError, archive_name
+from .device import canonical, device
 from .tensor import Tensor
 
-__all__ = ["save", "load", "save_file", "load_file", "SafetensorError", "MAX_HEADER_BYTES", "MAX_JSON_DEPTH"]
+__all__ = ["save", "load", "save_file", "load_file", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
+           "safe_globals", "CheckpointError", "SafetensorError", "MAX_HEADER_BYTES", "MAX_JSON_DEPTH",
+           "MAX_INFLATED_BYTES", "MAX_PICKLE_DEPTH", "MAX_PICKLE_ITEMS"]
 
 # safetensors dtype names
 _ST = {"float32": "F32", "float64": "F64", "float16": "F16", "int64": "I64", "int32": "I32", "bool": "BOOL",
@@ -44,27 +70,6 @@ _STRUCT_KEY = "borch_webgpu.structure"
 
 def _host(t: Tensor) -> np.ndarray:
     return t.detach()._host("save()")
-
-
-def _flatten(obj, prefix: str, tensors: dict):
-    """The JSON structure of obj with tensors replaced by references into ``tensors``."""
-    if isinstance(obj, Tensor):
-        key = prefix or "tensor"
-        tensors[key] = obj
-        return {"tensor": key}
-    if isinstance(obj, dict):
-        return {"dict": [[k if isinstance(k, str) else {"int": k}, _flatten(v, f"{prefix}.{k}" if prefix else str(k),
-                                                                              tensors)]
-                         for k, v in obj.items()]}
-    if isinstance(obj, (list, tuple)):
-        return {"list" if isinstance(obj, list) else "tuple": [_flatten(v, f"{prefix}.{i}" if prefix else str(i),
-                                                                         tensors) for i, v in enumerate(obj)]}
-    if obj is None or isinstance(obj, (bool, int, float, str)):
-        if isinstance(obj, float) and not np.isfinite(obj):
-            return {"float": repr(obj)}
-        return {"value": obj}
-    raise TypeError(f"save: cannot store an object of type {type(obj).__name__} (safetensors holds tensors, and "
-                    "dicts/lists of tensors and plain values)")
 
 
 def _unflatten(spec, tensors: dict, file: str):
@@ -135,6 +140,44 @@ def _decode(data: bytes, device=None, file: str = "<bytes>") -> tuple[OrderedDic
     return out, meta
 
 
+def save(obj, f, pickle_module=pickle, pickle_protocol: int = 2, _use_new_zipfile_serialization: bool = True,
+         _disable_byteorder_record: bool = False) -> None:
+    """Save ``obj`` (tensors, state dicts, optimizer state, nested containers of them and plain values)
+    to ``f`` (a path or a binary file) in PyTorch's zip format, which PyTorch's ``torch.load`` reads.
+
+    Args:
+        obj: what to save; tensors are stored with their storage, offset and strides.
+        f: a path (the archive's folder is its name without extension, as in PyTorch) or a file object.
+        pickle_module: ``pickle`` (the only one accepted).
+        pickle_protocol: 2 (PyTorch's default; ``weights_only`` loading reads 2 and 3).
+        _use_new_zipfile_serialization: must be True (the legacy format is not written).
+
+    Example::
+
+        >>> import io
+        >>> import borch_webgpu as torch
+        >>> buf = io.BytesIO()
+        >>> torch.save({"w": torch.ones(2)}, buf)
+        >>> buf.getvalue()[:4]
+        b'PK\\x03\\x04'
+        >>> torch.load(io.BytesIO(buf.getvalue()))["w"]
+        tensor([1., 1.])
+    """
+    if pickle_module is not pickle:
+        raise ValueError(f"save: pickle_module must be the pickle module, got {pickle_module!r}")
+    if not _use_new_zipfile_serialization:
+        raise NotImplementedError("save: _use_new_zipfile_serialization=False (PyTorch's legacy format) is not "
+                                  "written here; the zip format (the default) is what PyTorch 1.6+ reads")
+    if type(pickle_protocol) is not int or not 2 <= pickle_protocol <= pickle.HIGHEST_PROTOCOL:
+        raise ValueError(f"save: pickle_protocol must be from 2 to {pickle.HIGHEST_PROTOCOL}, got {pickle_protocol!r}")
+    if isinstance(f, (str, os.PathLike)):
+        data = dumps(obj, archive_name(os.fspath(f)), pickle_protocol)
+        with open(f, "wb") as fh:
+            fh.write(data)
+    else:
+        f.write(dumps(obj, "archive", pickle_protocol))
+
+
 def _describe(f) -> str:
     """How error messages name what load() was given."""
     if isinstance(f, (str, os.PathLike)):
@@ -143,68 +186,144 @@ def _describe(f) -> str:
     return repr(name) if isinstance(name, str) else f"<{type(f).__name__}>"
 
 
-def save(obj, f, **kwargs) -> None:
-    """Save a tensor or a (nested) dict/list of tensors to ``f`` (a path or a binary file) as safetensors.
+class _MappedStorage:
+    """What a callable ``map_location`` gets: the storage as read (on the cpu), with PyTorch's moves."""
+
+    def __init__(self, numel: int, dtype: str, dev):
+        self._numel, self.dtype, self.device = numel, dtype, dev
+
+    def size(self) -> int:
+        return self._numel
+
+    def to(self, device):
+        return _MappedStorage(self._numel, self.dtype, canonical(device))
+
+    def cpu(self):
+        return self.to("cpu")
+
+    def cuda(self, device=None, non_blocking: bool = False):
+        return self.to("cuda")
+
+
+def _tag_device(location: str):
+    """Where PyTorch's location tag puts a storage here ('cuda*' and 'mps*' mean the WebGPU device)."""
+    if location == "cpu" or location.startswith("cpu:"):
+        return canonical("cpu")
+    if location.split(":")[0] in ("cuda", "mps", "webgpu"):
+        from .webgpu import is_available
+        if not is_available():
+            raise RuntimeError("Attempting to deserialize object on a CUDA device but torch.cuda.is_available() is "
+                               "False. If you are running on a CPU-only machine, please use torch.load with "
+                               "map_location=torch.device('cpu') to map your storages to the CPU.")
+        return canonical("webgpu")
+    raise RuntimeError(f"don't know how to restore data location of torch.storage.UntypedStorage (tagged with "
+                       f"{location})")
+
+
+def _placer(map_location):
+    if map_location is None:
+        return lambda loc, s: _tag_device(loc)
+    if isinstance(map_location, (str, device)):
+        dev = canonical(map_location)
+        return lambda loc, s: dev
+    if isinstance(map_location, dict):
+        return lambda loc, s: _tag_device(str(map_location.get(loc, loc)))
+    if callable(map_location):
+        def place(loc, s):
+            got = map_location(_MappedStorage(s.numel(), s.stype.torch_dtype, canonical("cpu")), loc)
+            if got is None:
+                return _tag_device(loc)
+            if not isinstance(got, _MappedStorage):
+                raise TypeError(f"load: map_location returned {type(got).__name__}; return the storage it was "
+                                "given (storage, storage.cpu(), storage.cuda()) or None")
+            return got.device
+        return place
+    raise TypeError(f"load: map_location must be a device, a string, a dict or a callable, got "
+                    f"{type(map_location).__name__}")
+
+
+def load(f, map_location=None, pickle_module=None, *, weights_only: bool | None = None, mmap: bool | None = None,
+         **pickle_load_args):
+    """Load what ``torch.save`` wrote (here or in PyTorch), or a safetensors file, from a path, a binary
+    file or bytes.
+
+    Args:
+        f: a path, a file object or bytes.
+        map_location: where tensors go: a device or string (all of them), a dict mapping the file's
+            location tags (``'cuda:0'``) to devices, or a callable ``(storage, location)`` returning
+            ``storage``, ``storage.cpu()``, ``storage.cuda()`` or None. Default: each tensor where the
+            file says (``'cpu'`` on the cpu, ``'cuda*'`` / ``'mps*'`` on WebGPU).
+        pickle_module: only with ``weights_only=False``.
+        weights_only: True (the default, as in PyTorch 2.6+): only tensors, containers, plain values and
+            what :func:`add_safe_globals` allows; False runs the file's pickle unrestricted (trusted files
+            only).
+        mmap: accepted; the file is read into memory (a path is required, as in PyTorch).
+
+    Raises :class:`CheckpointError` / :class:`SafetensorError` (``RuntimeError``) for files it cannot
+    read, naming the file, the record and the numbers; ``pickle.UnpicklingError`` with PyTorch's text for
+    what the weights-only rules refuse.
 
     Example::
 
+        >>> import io
         >>> import borch_webgpu as torch
-        >>> torch.save({"w": torch.ones(2)}, "/tmp/w.safetensors")
-        >>> torch.load("/tmp/w.safetensors")["w"]
-        tensor([1., 1.])
-    """
-    tensors: dict = {}
-    structure = _flatten(obj, "", tensors)
-    plain = isinstance(obj, dict) and all(isinstance(k, str) and isinstance(v, Tensor) for k, v in obj.items())
-    meta = None if plain else {_STRUCT_KEY: json.dumps(structure)}
-    depth = json_depth(meta[_STRUCT_KEY].encode()) if meta else 0
-    if depth > MAX_JSON_DEPTH:
-        raise ValueError(f"save: the object nests {depth} JSON levels deep once stored (about 3 per nested dict); "
-                         f"load() reads at most {MAX_JSON_DEPTH}, so flatten it")
-    data = _encode(tensors, meta)
-    if isinstance(f, (str, os.PathLike)):
-        with open(f, "wb") as fh:
-            fh.write(data)
-    else:
-        f.write(data)
-
-
-def load(f, map_location=None, weights_only: bool = True, **kwargs):
-    """Load what :func:`save` wrote (or any safetensors file) from a path or a binary file.
-
-    Raises :class:`SafetensorError` (a ``RuntimeError``) for any file it cannot read, naming the file,
-    the failed check, the tensor and the numbers.
-
-    Example::
-
-        >>> import borch_webgpu as torch
+        >>> buf = io.BytesIO()
+        >>> x = torch.arange(6.0, device="cpu")
+        >>> torch.save({"x": x, "tail": x[4:]}, buf)
+        >>> back = torch.load(io.BytesIO(buf.getvalue()), map_location="cpu")
+        >>> back["tail"], back["tail"].storage_offset()
+        (tensor([4., 5.]), 4)
         >>> try:
-        ...     torch.load(b"\\x08" + bytes(7) + b"[1, 2]  ")
-        ... except torch.serialization.SafetensorError as e:
-        ...     print(e)
-        load: <bytes>: InvalidHeaderDeserialization: the header is a JSON list, not an object
+        ...     torch.load(b"PK\\x03\\x04" + bytes(60))
+        ... except torch.serialization.CheckpointError as e:
+        ...     print(e.kind)
+        BadZip
     """
     file = _describe(f)
-    if isinstance(f, (str, os.PathLike)):
+    if weights_only is None:
+        weights_only = pickle_module is None
+    if weights_only and pickle_module is not None:
+        raise RuntimeError("Can not safely load weights when explicit pickle_module is specified")
+    if pickle_load_args and weights_only:
+        warnings.warn("pickle_load_args only works if `weights_only=False`.", stacklevel=2)
+    is_path = isinstance(f, (str, os.PathLike))
+    if mmap and not is_path:
+        raise ValueError("f must be a file path in order to use the mmap argument")
+    if is_path:
         with open(f, "rb") as fh:
             data = fh.read()
     elif isinstance(f, (bytes, bytearray, memoryview)):
         data = bytes(f)
     else:
         data = f.read()
-    device = None if map_location is None or callable(map_location) or isinstance(map_location, dict) else map_location
+    if data[:4] == b"PK\x03\x04":
+        place = _placer(map_location)
+        try:
+            if weights_only:
+                return load_archive(data, file, place)
+            return load_archive(data, file, place, False, full_unpickler)
+        except pickle.UnpicklingError as e:
+            if not weights_only:
+                raise
+            raise pickle.UnpicklingError(wo_message(str(e))) from None
+    if mmap:
+        raise RuntimeError("mmap can only be used with files saved with `torch.save(" + (f"{f}, " if isinstance(f, str)
+                           else "") + "_use_new_zipfile_serialization=True), please torch.save your checkpoint "
+                           "with this option in order to use mmap.")
+    if isinstance(map_location, dict) or (callable(map_location) and not isinstance(map_location, (str, device))):
+        raise RuntimeError("Loading safetensors file with dict or callable map_location is not supported. "
+                           "Use a device string or torch.device instead.")
     try:
-        tensors, meta = _decode(data, device, file)
+        tensors, meta = _decode(data, map_location, file)
     except SafetensorError as e:
         # asked only when the header is unreadable: a safetensors file with a 128-byte header starts with 0x80 too
         header_bad = e.kind in ("HeaderTooLarge", "InvalidHeaderLength", "InvalidHeader",
                                 "InvalidHeaderDeserialization")
-        zip_or_pickle = data[:4] == b"PK\x03\x04" or (data[:1] == b"\x80" and data[1:2] in (b"\x02", b"\x03", b"\x04",
-                                                                                         b"\x05"))
-        if header_bad and zip_or_pickle:
-            raise SafetensorError("PickleCheckpoint", file, "this looks like a pickle/zip checkpoint from torch.save; "
-                                  "borch_webgpu reads safetensors only (no pickle). In PyTorch, save it with "
-                                  "safetensors.torch.save_file(model.state_dict(), path)") from e
+        if header_bad and data[:1] == b"\x80" and data[1:2] in (b"\x02", b"\x03", b"\x04", b"\x05"):
+            raise SafetensorError("PickleCheckpoint", file, "this looks like PyTorch's legacy checkpoint format "
+                                  "(torch.save before PyTorch 1.6, or _use_new_zipfile_serialization=False), which "
+                                  "is not read here; in PyTorch, load it and torch.save it again (the zip format)") \
+                from e
         raise
     if _STRUCT_KEY in meta:
         spec = parse_json(meta[_STRUCT_KEY], "InvalidStructure", f"the {_STRUCT_KEY!r} metadata", file)
@@ -212,6 +331,69 @@ def load(f, map_location=None, weights_only: bool = True, **kwargs):
     if list(tensors) == ["tensor"]:
         return tensors["tensor"]
     return tensors
+
+
+def add_safe_globals(safe_globals: list) -> None:
+    """Allow more globals (functions, classes) in ``weights_only`` loads: each a callable, or a tuple
+    ``(callable, "module.qualname")`` naming it as the file does (PyTorch's API).
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.serialization.add_safe_globals([complex])
+        >>> complex in torch.serialization.get_safe_globals()
+        True
+        >>> torch.serialization.clear_safe_globals()
+    """
+    _ptpickle.SAFE_GLOBALS |= set(safe_globals)
+
+
+def get_safe_globals() -> list:
+    """The globals that :func:`add_safe_globals` allowed.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.serialization.get_safe_globals()
+        []
+    """
+    return list(_ptpickle.SAFE_GLOBALS)
+
+
+def clear_safe_globals() -> None:
+    """Forget every global :func:`add_safe_globals` allowed.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.serialization.clear_safe_globals()
+        >>> torch.serialization.get_safe_globals()
+        []
+    """
+    _ptpickle.SAFE_GLOBALS.clear()
+
+
+class safe_globals:
+    """A context manager allowing ``safe_globals`` in ``weights_only`` loads inside its block.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> with torch.serialization.safe_globals([complex]):
+        ...     complex in torch.serialization.get_safe_globals()
+        True
+        >>> torch.serialization.get_safe_globals()
+        []
+    """
+
+    def __init__(self, safe_globals: list):
+        self.safe_globals = safe_globals
+
+    def __enter__(self):
+        add_safe_globals(self.safe_globals)
+
+    def __exit__(self, *exc):
+        _ptpickle.SAFE_GLOBALS -= set(self.safe_globals)
 
 
 def save_file(tensors: dict, filename, metadata: dict | None = None) -> None:
@@ -224,9 +406,3 @@ def load_file(filename, device=None) -> OrderedDict:
     """safetensors' ``load_file``: a flat dict of tensors."""
     with open(filename, "rb") as fh:
         return _decode(fh.read(), device, _describe(filename))[0]
-
-
-def to_bytes(obj) -> bytes:
-    buf = io.BytesIO()
-    save(obj, buf)
-    return buf.getvalue()

@@ -218,7 +218,9 @@ def download_url_to_file(url: str, dst: str, hash_prefix: str | None = None, pro
 def load_state_dict_from_url(url: str, model_dir: str | None = None, map_location=None, progress: bool = True,
                              check_hash: bool = False, file_name: str | None = None, weights_only: bool = False):
     """torch.hub's ``load_state_dict_from_url``: download ``url`` into ``model_dir`` (default
-    ``get_dir()/checkpoints``) once, then ``torch.load`` it (safetensors; a pickle checkpoint is refused).
+    ``get_dir()/checkpoints``) once, then ``torch.load`` it (PyTorch's ``.pt``/``.pth`` zip format, or
+    safetensors). ``weights_only`` defaults to False as in PyTorch, which runs a ``.pt`` file's pickle
+    unrestricted: pass ``weights_only=True`` for a file you do not trust.
 
     ``check_hash=True`` needs the file name ``name-<sha256>.ext`` with the **full** sha256 (64 hex
     digits; PyTorch accepts a prefix of 8 or more): the download, and a cached file each time it is

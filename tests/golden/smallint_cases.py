@@ -32,7 +32,7 @@ def helpers(torch, dev: str) -> dict:
         return [v, [str(x.message).split(" (Triggered")[0] for x in w]]
 
     def roundtrip(d):
-        """A dict of tensors through save() and load() (borch_webgpu writes safetensors: U8, I8, I16)."""
+        """A dict of tensors through save() and load() (PyTorch's zip format: ByteStorage, CharStorage, ShortStorage)."""
         import io
         buf = io.BytesIO()
         torch.save(d, buf)

@@ -127,10 +127,9 @@ def framework(spec: dict) -> str:
 def publish(spec: dict, model: torch.nn.Module, acc: float) -> tuple[dict, bytes]:
     """(manifest, safetensors bytes) of a trained model."""
     sd = {k: v.detach().numpy().copy() for k, v in model.state_dict().items()}
-    import io
-    buf = io.BytesIO()
-    bw.save({k: bw.from_numpy(v) if v.dtype != np.int64 else bw.tensor(v, dtype=bw.int64) for k, v in sd.items()}, buf)
-    data = buf.getvalue()
+    from borch_webgpu.serialization import _encode  # save_file's bytes: the hub publishes safetensors
+    data = _encode({k: bw.from_numpy(v) if v.dtype != np.int64 else bw.tensor(v, dtype=bw.int64)
+                    for k, v in sd.items()}, None)
     tx, ty = images(spec, False)
     pick = np.linspace(0, len(tx) - 1, SAMPLES).astype(np.int64)
     with torch.no_grad():

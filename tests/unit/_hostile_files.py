@@ -20,11 +20,33 @@ def entry(dtype: str, shape, begin, end) -> dict:
     return {"dtype": dtype, "shape": shape, "data_offsets": [begin, end]}
 
 
+def st_save(obj) -> bytes:
+    """A safetensors file as borch_webgpu's torch.save wrote them before it wrote PyTorch's zip format:
+    tensors under their path, and the structure of dicts / lists / tuples / plain values in the header's
+    ``__metadata__`` (torch.load still reads such files; a flat dict of tensors is plain save_file)."""
+    from borch_webgpu.serialization import _STRUCT_KEY, _encode
+    tensors: dict = {}
+
+    def flat(o, prefix):
+        if isinstance(o, torch.Tensor):
+            tensors[prefix or "tensor"] = o
+            return {"tensor": prefix or "tensor"}
+        if isinstance(o, dict):
+            return {"dict": [[k if isinstance(k, str) else {"int": k}, flat(v, f"{prefix}.{k}" if prefix else str(k))]
+                             for k, v in o.items()]}
+        if isinstance(o, (list, tuple)):
+            return {type(o).__name__: [flat(v, f"{prefix}.{i}" if prefix else str(i)) for i, v in enumerate(o)]}
+        if isinstance(o, float) and o != o or o in (float("inf"), float("-inf")):
+            return {"float": repr(o)}
+        return {"value": o}
+    spec = flat(obj, "")
+    plain = isinstance(obj, dict) and all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in obj.items())
+    return _encode(tensors, None if plain else {_STRUCT_KEY: json.dumps(spec)})
+
+
 def saved() -> bytes:
-    """What save writes for {"w": [0, 1, 2, 3], "b": [1, 1]}: w at [0, 16), b at [16, 24)."""
-    buf = io.BytesIO()
-    torch.save({"w": torch.arange(4.), "b": torch.ones(2)}, buf)
-    return buf.getvalue()
+    """save_file's {"w": [0, 1, 2, 3], "b": [1, 1]}: w at [0, 16), b at [16, 24)."""
+    return st_save({"w": torch.arange(4.), "b": torch.ones(2)})
 
 
 def cases() -> dict:
@@ -74,7 +96,8 @@ def cases() -> dict:
         "structure names a missing tensor": (
             st_file({"__metadata__": {"borch_webgpu.structure": '{"tensor": "nope"}'}}), "InvalidStructure",
             "the 'borch_webgpu.structure' metadata refers to tensor 'nope', which the file does not hold"),
-        "pickle": (b"PK\x03\x04" + bytes(28), "PickleCheckpoint", "borch_webgpu reads safetensors only (no pickle)"),
+        "pickle": (b"\x80\x02\x8a\nl\xfc\x9cF\xf9 j\xa8P\x19." + bytes(28), "PickleCheckpoint",
+                   "this looks like PyTorch's legacy checkpoint format"),
         "shorter than 8 bytes": (b"{}", "HeaderTooSmall", "the file is 2 bytes, shorter than the 8-byte header"),
     }
 

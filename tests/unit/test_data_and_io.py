@@ -1,4 +1,4 @@
-"""utils.data, the data sets, safetensors save/load and scope() on the cpu device."""
+"""utils.data, the data sets, save/load and scope() on the cpu device."""
 from __future__ import annotations
 
 import gc
@@ -14,8 +14,8 @@ from borch_webgpu.utils.data import DataLoader, TensorDataset, random_split
 
 def test_save_load_round_trip(tmp_path):
     sd = {"w": torch.arange(6.0).reshape(2, 3), "b": torch.tensor([1, 2, 3]), "m": torch.tensor([True, False])}
-    torch.save(sd, tmp_path / "a.safetensors")
-    back = torch.load(tmp_path / "a.safetensors")
+    torch.save(sd, tmp_path / "a.pt")
+    back = torch.load(tmp_path / "a.pt")
     assert list(back) == ["w", "b", "m"]
     for k in sd:
         assert back[k].dtype is sd[k].dtype and back[k].tolist() == sd[k].tolist()
@@ -32,10 +32,14 @@ def test_save_nested_structure_and_plain_values():
     assert back["t"][1] is None and back["t"][2] == float("inf")
 
 
-def test_load_refuses_pickle_with_an_explanation(tmp_path):
+def test_load_refuses_a_broken_zip_and_the_legacy_format_with_an_explanation(tmp_path):
     p = tmp_path / "model.pt"
     p.write_bytes(b"PK\x03\x04" + b"\0" * 100)
-    with pytest.raises(RuntimeError, match="safetensors"):
+    with pytest.raises(torch.serialization.CheckpointError, match=r"model.pt': BadZip: not a readable zip"):
+        torch.load(p)
+    # PyTorch's legacy format (before 1.6) starts with a protocol-2 pickle of its magic number
+    p.write_bytes(b"\x80\x02\x8a\nl\xfc\x9cF\xf9 j\xa8P\x19." + bytes(40))
+    with pytest.raises(torch.serialization.SafetensorError, match="legacy checkpoint format"):
         torch.load(p)
 
 

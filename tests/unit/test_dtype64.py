@@ -49,7 +49,7 @@ def test_safetensors_keep_float64_both_ways(tmp_path):
     st = importlib.import_module("safetensors.numpy")
     x = torch.tensor([0.1, 1e-300, 1 / 3], dtype=torch.float64)
     path = tmp_path / "m.safetensors"
-    torch.save({"x": x, "f": x.float()}, str(path))
+    torch.serialization.save_file({"x": x, "f": x.float()}, str(path))
     theirs = st.load(path.read_bytes())
     assert theirs["x"].dtype == np.float64 and theirs["x"].tolist() == x.tolist()
     back = torch.load(str(path))

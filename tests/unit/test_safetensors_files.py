@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import borch_webgpu as torch
-from _hostile_files import cases, outcome, saved, st_file
+from _hostile_files import cases, outcome, saved, st_file, st_save
 from borch_webgpu.serialization import SafetensorError
 
 CASES = cases()
@@ -75,36 +75,28 @@ def test_bracket_depth_takes_linear_time_on_unterminated_strings_full_of_escaped
 
 def test_tensor_names_full_of_brackets_and_a_nest_at_the_limit_load():
     sd = {"[[[[[[{{{{" * 20: torch.ones(2), 'a"b\\': torch.zeros(1)}
-    back = torch.load(io.BytesIO(torch.serialization.to_bytes(sd)))
+    back = torch.load(io.BytesIO(st_save(sd)))
     assert list(back) == list(sd)
     nest = torch.ones(1)
     for _ in range(21):  # 3 brackets per dict, 1 for the tensor: 64
         nest = {"k": nest}
-    back = torch.load(io.BytesIO(torch.serialization.to_bytes(nest)))
+    back = torch.load(io.BytesIO(st_save(nest)))
     for _ in range(21):
         back = back["k"]
     assert back.tolist() == [1.0]
 
 
-def test_save_refuses_an_object_nested_deeper_than_load_reads():
-    nest = torch.ones(1)
-    for _ in range(22):
-        nest = {"k": nest}
-    with pytest.raises(ValueError, match=r"save: the object nests 67 JSON levels deep .* load\(\) reads at most 64"):
-        torch.serialization.to_bytes(nest)
-
-
 @pytest.mark.parametrize("length", [0x80, 0x180, 0x4B50])  # first bytes 0x80 (a pickle's) and "PK" (a zip's)
 def test_a_safetensors_file_whose_length_field_looks_like_a_pickle_or_zip_loads(length):
-    bare = torch.serialization.to_bytes({"": torch.ones(2)})
+    bare = st_save({"": torch.ones(2)})
     name = "w" * (length - len(bare[8:-8].rstrip()))  # the header with an empty name, without its padding
-    data = torch.serialization.to_bytes({name: torch.ones(2)})
+    data = st_save({name: torch.ones(2)})
     assert data[:8] == struct.pack("<Q", length)
     assert torch.load(data)[name].tolist() == [1.0, 1.0]
 
 
 def test_a_pickle_is_refused_with_an_explanation():
-    with pytest.raises(SafetensorError, match="PickleCheckpoint: this looks like a pickle/zip checkpoint"):
+    with pytest.raises(SafetensorError, match="PickleCheckpoint: this looks like PyTorch's legacy checkpoint format"):
         torch.load(b"\x80\x02}q\x00(X\x01\x00\x00\x00aq\x01K\x01u.")
 
 
@@ -129,7 +121,7 @@ def test_files_written_here_load_in_safetensors_and_back():
     st = importlib.import_module("safetensors.numpy")
     sd = {"w": torch.arange(6.).reshape(2, 3), "i": torch.tensor([1, -2]), "m": torch.tensor([True, False]),
           "h": torch.ones(3, dtype=torch.float16)}
-    theirs = st.load(torch.serialization.to_bytes(sd))
+    theirs = st.load(st_save(sd))
     for k, t in sd.items():
         np.testing.assert_array_equal(theirs[k], t.numpy())
     nested = st.load(saved())

@@ -1,8 +1,9 @@
 """Fuzzing torch.load's reader in CPython with hypothesis (derandomized, so CI sees the same files every
-run): files that save() wrote, with bytes flipped, cut off or appended, the length field changed, or
-the header's JSON (or the structure inside its __metadata__) mutated. Every file either loads or
-raises SafetensorError; no other exception, no hang; a file whose header and data are unchanged in
-meaning loads equal to what was saved. Where real safetensors is installed, the two readers agree."""
+run): safetensors files (tests/unit/_hostile_files.py's st_save), with bytes flipped, cut off or
+appended, the length field changed, or the header's JSON (or the structure inside its __metadata__)
+mutated. Every file either loads or raises SafetensorError (CheckpointError once a mutation makes it
+start with a zip's signature); no other exception, no hang; a file whose header and data are unchanged
+in meaning loads equal to what was saved. Where real safetensors is installed, the two readers agree."""
 from __future__ import annotations
 
 import importlib
@@ -18,7 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import borch_webgpu as torch
-from borch_webgpu.serialization import SafetensorError
+from borch_webgpu.serialization import CheckpointError, SafetensorError
+from _hostile_files import st_save  # noqa: E402
 
 _FUZZ = settings(deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
 
@@ -39,9 +41,7 @@ def _bases():
     single = torch.arange(3.)
     out = []
     for obj in (plain, dtypes, checkpoint, single):
-        buf = io.BytesIO()
-        torch.save(obj, buf)
-        data = buf.getvalue()
+        data = st_save(obj)
         (n,) = struct.unpack("<Q", data[:8])
         out.append((obj, data, n))
     return out
@@ -51,11 +51,15 @@ BASES = _bases()
 
 
 def _load(data: bytes):
-    """(loaded object or None, SafetensorError.kind or None); any other exception fails the test."""
+    """(loaded object or None, SafetensorError.kind or None); any other exception fails the test (a file
+    mutated to start with a zip's signature is read as PyTorch's format: CheckpointError)."""
     t = time.perf_counter()
     try:
         return torch.load(io.BytesIO(data)), None
     except SafetensorError as e:
+        return None, e.kind
+    except CheckpointError as e:
+        assert data[:4] == b"PK\x03\x04", e
         return None, e.kind
     finally:
         assert time.perf_counter() - t < 5, "load took more than 5 s"
