@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from borch_webgpu.serialization import _encode
+
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 sys.path.insert(0, str(GOLDEN))
 
@@ -46,10 +48,14 @@ def test_cpu_int64_is_numpy_int64_shared_and_saved_as_i64():
     assert t.tolist() == [-2 ** 63, 2 ** 40] and t.numpy().dtype == np.int64 and np.shares_memory(t.numpy(), a)
     assert t._storage.array.dtype == np.int64 and isinstance(t[1].item(), int)
     # safetensors I64, both ways: the 8 little-endian bytes of each value
+    raw = _encode({"n": t}, None)   # what save_file writes
+    assert raw.endswith(struct.pack("<2q", -2 ** 63, 2 ** 40)) and b'"dtype":"I64"' in raw
+    # and PyTorch's own format (torch.save): the same 16 bytes in the storage record, loaded back exactly
     buf = io.BytesIO()
     torch.save({"n": t}, buf)
-    raw = buf.getvalue()
-    assert raw.endswith(struct.pack("<2q", -2 ** 63, 2 ** 40)) and b'"dtype":"I64"' in raw
+    assert struct.pack("<2q", -2 ** 63, 2 ** 40) in buf.getvalue()
+    buf.seek(0)
+    assert torch.load(buf)["n"].tolist() == [-2 ** 63, 2 ** 40]
     head = json.dumps({"n": {"dtype": "I64", "shape": [1], "data_offsets": [0, 8]}}).encode()
     loaded = torch.load(io.BytesIO(struct.pack("<Q", len(head)) + head + struct.pack("<q", 2 ** 40 + 7)))
     assert loaded["n"].tolist() == [2 ** 40 + 7] and loaded["n"].dtype is torch.int64
