@@ -93,13 +93,17 @@ class _Pickler(pickle._Pickler):
         elif entry[2] is not t.dtype:
             raise RuntimeError("Cannot save multiple tensors or storages that view the same data as different "
                                "types")
-        numel = st.nbytes // t.dtype.storage_np.itemsize
-        return _StorageRef((_STORAGE, _GS[t.dtype.name], entry[0], _CPU, numel))
+        return _StorageRef((_STORAGE, _GS[t.dtype.name], entry[0], _CPU, _numel(st, t.dtype)))
+
+
+def _numel(st, dtype) -> int:
+    """Elements of a storage: a GPU buffer holds dtype.gpu_np (int64 as int32), a host array storage_np."""
+    return st.nbytes // (dtype.storage_np if st.backend.name == "cpu" else dtype.gpu_np).itemsize
 
 
 def _storage_bytes(st, dtype, dev) -> bytes:
     """A whole storage's values as PyTorch stores that dtype (little-endian; bool as one byte)."""
-    numel = st.nbytes // dtype.storage_np.itemsize
+    numel = _numel(st, dtype)
     whole = Tensor._make(st, (numel,), dtype, dev)
     arr = whole.detach()._host("save()")
     if dtype.name == "bool":

@@ -142,7 +142,8 @@ def _put(out: Tensor, dim: int, idx: Tensor, idx_strides, src, src_shape, accumu
 def _flat_storage_view(x: Tensor) -> Tensor:
     """A 1-D view over all of x's storage (offsets index it directly)."""
     from .views import make_view
-    n = x._storage.nbytes // (x.dtype.gpu_np if x._device.type == "webgpu" else x.dtype.storage_np).itemsize
+    st = x._storage   # a GPU buffer holds dtype.gpu_np (int64 as int32), a host array storage_np
+    n = st.nbytes // (x.dtype.storage_np if st.backend.name == "cpu" else x.dtype.gpu_np).itemsize
     return make_view(x, (n,), (1,), 0)
 
 
