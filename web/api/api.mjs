@@ -1,5 +1,5 @@
 // Search the API reference as you type: ranks the names in index.json (exact name, then prefix, then
-// substring of the name, then of the full name) and lists the best 200. ?q=... fills the box. PyTorch
+// substring of the name, then of the full name; among equals the name spelled as typed first) and lists the best 200. ?q=... fills the box. PyTorch
 // names that borch_webgpu lacks (coverage.json) are listed after them, marked "not in borch_webgpu".
 const input = document.getElementById("api-search");
 const results = document.getElementById("api-results");
@@ -61,19 +61,20 @@ function search() {
     count.textContent = "";
     return;
   }
+  const typed = input.value.trim();   // "Conv2d" puts torch.nn.Conv2d before torch.conv2d
   const hits = [];
   for (const e of entries) {
     const r = rank(e, q);
-    if (r >= 0) hits.push([r, e.member_of ? 1 : 0, e.qualname.length, e]);
+    if (r >= 0) hits.push([r, e.name === typed ? 0 : 1, e.member_of ? 1 : 0, e.qualname.length, e]);
   }
-  hits.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]);
+  hits.sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2] || a[3] - b[3]);
   const lacking = [];
   for (const e of missing) {
     const r = rank(e, q);
     if (r >= 0 && r <= 2) lacking.push([r, e.qualname.length, e]);   // by name, not by namespace
   }
   lacking.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  results.replaceChildren(...hits.slice(0, 200).map((h) => item(h[3])),
+  results.replaceChildren(...hits.slice(0, 200).map((h) => item(h[4])),
                           ...lacking.slice(0, MAX_MISSING).map((h) => missingItem(h[2])));
   results.hidden = false;
   if (content) content.hidden = true;
