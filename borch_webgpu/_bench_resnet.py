@@ -293,6 +293,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                     "SPLIT_CHANNELS), for A/B runs")
     ap.add_argument("--no-tail-fusion", action="store_true", help="leave split sums as dispatches of their own "
                     "instead of tails of the next conv (device/trace_fusion_tail.py), for A/B runs")
+    ap.add_argument("--no-ew-fusion", action="store_true", help="leave elementwise chains as one dispatch per op "
+                    "instead of one kernel (device/trace_fusion_ew.py), for A/B runs")
     ap.add_argument("--offsets-array", action="store_true", help="replay with an array of dynamic offsets per "
                     "dispatch instead of a range of the graph's Uint32Array")
     ap.add_argument("--eager-flush", type=int, help="submit eager work every N dispatches (the runtime's "
@@ -317,6 +319,9 @@ def run(ns: argparse.Namespace) -> dict | None:
     if ns.no_tail_fusion:
         from borch_webgpu.device import trace_fusion_tail
         trace_fusion_tail.ENABLED = False
+    if ns.no_ew_fusion:
+        from borch_webgpu.device import trace_fusion_ew
+        trace_fusion_ew.ENABLED = False
     if ns.one_pass_channels is not None:
         from borch_webgpu.device import gpu_norm
         gpu_norm.ONE_PASS_CHANNELS["gpu"] = ns.one_pass_channels

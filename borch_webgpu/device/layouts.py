@@ -8,7 +8,7 @@ stored as its bits); runs and tables of runs give accessors with one index per d
 that a captured graph recomputes per replay (``capture.Dyn`` / ``DynWord``) pass through as they
 are. Word 63 is never written (common.wgsl's ``pu(63u)`` is a zero the compiler cannot see).
 
-Families with a layout: elementwise (EW), reduce (RED), batch norm (BN), cross-entropy (CE) and
+Families with a layout: elementwise (EW), fused elementwise chains (EWF), reduce (RED), batch norm (BN), cross-entropy (CE) and
 optimizers (OPTA, OPTM).
 The op blocks in ops_*.wgsl read their scalar parameters with ``u_param(j)`` in both.
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .capture import SLOT_WORDS, DynWord, f32_word, u32_word
 
-__all__ = ["Field", "Layout", "EW", "RED", "BN", "CE", "OPTA", "OPTM"]
+__all__ = ["Field", "Layout", "EW", "EWF", "RED", "BN", "CE", "OPTA", "OPTM"]
 
 _MASK = 0xFFFFFFFF  # plain ints are stored modulo 2**32
 
@@ -124,6 +124,13 @@ EW = Layout("elementwise",
             Field("stride", 24, (3, 12)),           # operand k's strides over that shape
             Field("err_code", 60),                  # int64 kernels that check their range (ops_int64.wgsl)
             Field("err_zero", 61))                  # integer divisions: a zero divisor (int64_range.ZERO_CHECKED)
+
+# device/trace_fusion_ew.py: a chain of up to 8 elementwise ops over up to 8 contiguous operands
+EWF = Layout("elementwise_fused",
+             Field("numel", 0), Field("out_offset", 1),
+             Field("offset", 2, (8,)),              # element offset of outside operand n
+             Field("scalar", 10, (12,)),            # scalar n (its float32 bits)
+             Field("param", 22, (8, 3), "f32"))     # stage m's op parameters
 
 # wgsl/reduce.wgsl: out[o] for M outputs folds K elements; the input seen as (kept..., reduced...)
 RED = Layout("reduce",

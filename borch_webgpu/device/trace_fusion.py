@@ -26,14 +26,15 @@ will. The rewrites:
   (the two gradients meeting at a ResNet block's input) becomes one three-operand kernel,
   ``add_threshold_backward``, with the add's float32 sum and the mask's semantics.
 
-Then the training batch norm's rewrites (device/trace_fusion_bn.py), and last the split sums that
-ride on a later conv dispatch (device/trace_fusion_tail.py).
+Then the training batch norm's rewrites (device/trace_fusion_bn.py), the split sums that ride on a
+later conv dispatch (device/trace_fusion_tail.py), and last the elementwise chains that become one
+kernel (device/trace_fusion_ew.py).
 """
 from __future__ import annotations
 
 from .layouts import BN, EW
 from .trace_graph import _add_operands, _drop, _key_of, _plain_ew, _uses
-from . import trace_fusion_bn, trace_fusion_tail
+from . import trace_fusion_bn, trace_fusion_ew, trace_fusion_tail
 
 __all__ = ["fuse", "BN_EPILOGUE"]
 
@@ -198,7 +199,7 @@ def _fuse_add_relu_grads(rt, cap) -> int:
 def fuse(rt, cap) -> int:
     """Rewrite the capture's records in place; returns how many dispatches went."""
     return (_fuse_conv_bn(rt, cap) + _fuse_relu_grads(rt, cap) + _fuse_add_relu_grads(rt, cap)
-            + trace_fusion_bn.fuse(rt, cap) + trace_fusion_tail.fuse(rt, cap))
+            + trace_fusion_bn.fuse(rt, cap) + trace_fusion_tail.fuse(rt, cap) + trace_fusion_ew.fuse(rt, cap))
 
 
 def _fuse_conv_bn(rt, cap) -> int:

@@ -60,3 +60,15 @@ def test_generated_accessors_match_the_python_positions():
     src = kernels.reduce_source("ops_reduce.wgsl", "sum", "f32", "f32", "f32", "f32", 0)
     assert "fn u_red_stride(j: u32) -> u32 { return pu(48u + j); }" in src
     assert "{{" not in src
+
+
+def test_a_fused_chain_renames_each_stage_and_reads_its_own_parameters():
+    from borch_webgpu.device import trace_fusion_ew
+    stages = (("ops_unary.wgsl", "leaky_relu", (("x", 0),)), ("ops_unary.wgsl", "leaky_relu", (("s", 0),)),
+              ("ops_binary.wgsl", "add", (("s", 1), ("v", 0))))
+    src = trace_fusion_ew.source(stages)
+    assert "fn u_param(k: u32, j: u32) -> f32 { return pf(22u + 3u * k + j); }" in src
+    assert "fn u_param_s1(j: u32) -> f32 { return u_param(1u, j); }" in src
+    assert src.count("fn op_s0(") == src.count("fn op_s1(") == src.count("fn op_s2(") == 1
+    assert "let s2 = op_s2(s1, bitcast<f32>(u_scalar(0u)));" in src and "out[u_out_offset() + i] = s2;" in src
+    assert "u_param_s1(" in src.split("fn op_s1(")[1].split("fn ")[0] and "{{" not in src
