@@ -138,7 +138,8 @@ def index_page(by_ns: dict[str, list[Entry]], about: dict[str, str], rows: list[
 <p class="lead">Every public name of <code>borch_webgpu</code>, generated from the code itself: signature,
 documentation, the PyTorch name it mirrors (with a link to PyTorch's page) and, for ops with a WGSL kernel or
 a composite rule, the tolerance their results are checked to against PyTorch. Names are written the way a
-program uses them after <code>import borch_webgpu as torch</code>.</p></div>
+program uses them after <code>import torch</code> (which runs borch_webgpu in this site's Python) or
+<code>import borch_webgpu as torch</code>.</p></div>
 {SEARCH}
 <div id="api-content">
 <p><a href="coverage.html"><strong>What exists and what doesn't</strong></a>: {grouped(have)} of PyTorch
