@@ -4,6 +4,8 @@ Runs a Python file inside Pyodide with ``borch_webgpu`` importable and WebGPU on
 Chromium (default) or in Node 20 with Dawn (``--node``). The script's stdout and stderr are
 relayed as it prints; a Python exception prints its traceback and the exit status is non-zero;
 ``sys.exit(n)`` exits with n. The adapter is printed on stderr before the script's output.
+``import torch`` (``torch.nn``, ``torchvision``, ...) runs borch_webgpu (borch_webgpu/_torch_alias.py),
+with one note line on stderr when the script imports it; ``--no-torch-alias`` turns that off.
 ``BORCH_WEBGPU_LAUNCH_BLOCKING=1`` in the environment is passed in: each op that can fail (a bad
 index) then waits for the GPU and raises at its own line (``CUDA_LAUNCH_BLOCKING=1``'s role).
 """
@@ -68,7 +70,8 @@ class BrowserSession:
     """A booted Pyodide in headless Chromium, served from 127.0.0.1 (used by the runner and tests)."""
 
     def __init__(self, extra_files: dict[str, Path] | None = None, on_stdout=None, on_stderr=None,
-                 on_request=None, chromium: str | None = None, playwright=None, env: dict[str, str] | None = None):
+                 on_request=None, chromium: str | None = None, playwright=None, env: dict[str, str] | None = None,
+                 torch_alias: bool = True):
         try:
             from playwright.sync_api import sync_playwright
         except ImportError:
@@ -95,7 +98,8 @@ class BrowserSession:
             self.page.on("pageerror", lambda e: err(f"borch_webgpu: page error: {e}\n"))
             if on_request is not None:
                 self.page.on("request", lambda r: on_request(r))
-            query = {"wheel": self.wheel, **({"env": json.dumps(env)} if env else {})}
+            query = {"wheel": self.wheel, **({"env": json.dumps(env)} if env else {}),
+                     **({} if torch_alias else {"torch_alias": "0"})}
             self.page.goto(self.base + "runtime/runner.html?" + urllib.parse.urlencode(query))
             self.boot = self.page.evaluate("window.borchBoot")
         except BaseException:
@@ -152,8 +156,8 @@ def describe(gpu: dict) -> str:
     return name + (" - software renderer (SwiftShader, runs on the CPU)" if a.get("is_software") else "")
 
 
-def run_browser(script: Path, args: list[str], mounts, timeout_s: float | None) -> int:
-    sess = BrowserSession(env=guest_env())
+def run_browser(script: Path, args: list[str], mounts, timeout_s: float | None, torch_alias: bool = True) -> int:
+    sess = BrowserSession(env=guest_env(), torch_alias=torch_alias)
     try:
         b = sess.boot
         sys.stderr.write(f"borch_webgpu: adapter: {describe(b['gpu'])} [Chromium]\n")
@@ -165,7 +169,7 @@ def run_browser(script: Path, args: list[str], mounts, timeout_s: float | None) 
         sess.close()
 
 
-def run_node(script: Path, args: list[str], mounts, timeout_s: float | None) -> int:
+def run_node(script: Path, args: list[str], mounts, timeout_s: float | None, torch_alias: bool = True) -> int:
     node = os.environ.get("BORCH_NODE") or shutil.which("node")
     if not node:
         raise _assets.AssetError("--node needs Node.js 20 (node on PATH or BORCH_NODE)")
@@ -173,7 +177,7 @@ def run_node(script: Path, args: list[str], mounts, timeout_s: float | None) -> 
     cfg = {"pyodide": str(pyo), "numpy": str(_assets.numpy_wheel()), "wheel": str(_assets.our_wheel()),
            "dawn": str(_assets.dawn_node()), "data": str(_assets.data_dir()), "script": str(script),
            "guest": guest_path(script), "argv": args,
-           "mounts": [[str(h), g] for h, g in mounts], "env": guest_env()}
+           "mounts": [[str(h), g] for h, g in mounts], "env": guest_env(), "torchAlias": torch_alias}
     runner = Path(__file__).resolve().parent / "js" / "run_node.mjs"
     env = dict(os.environ, BORCH_NODE_RUN=json.dumps(cfg))
     try:
@@ -191,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mount", action="append", default=[], metavar="PATH",
                     help="copy a file or folder (relative to the current folder) into the runtime's file system")
     ap.add_argument("--timeout", type=float, default=None, metavar="SECONDS", help="stop the script after this long")
+    ap.add_argument("--no-torch-alias", dest="torch_alias", action="store_false",
+                    help="'import torch' raises ModuleNotFoundError (by default it runs borch_webgpu, with a note)")
     ap.add_argument("script")
     ap.add_argument("args", nargs=argparse.REMAINDER)
     ns = ap.parse_args(argv)
@@ -201,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         mounts = mount_list(ns.mount)
         fn = run_node if ns.node else run_browser
-        return fn(script, ns.args, mounts, ns.timeout)
+        return fn(script, ns.args, mounts, ns.timeout, ns.torch_alias)
     except _assets.AssetError as e:
         print(f"borch_webgpu.run: {e}", file=sys.stderr)
         return 2

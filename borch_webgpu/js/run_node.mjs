@@ -20,6 +20,7 @@ try {
     onStderr: (t) => process.stderr.write(t),
     dataPath: "/borch_webgpu_data",
     env: cfg.env || {},
+    torchAlias: cfg.torchAlias === false ? false : "; --no-torch-alias turns it off",
     beforePackages: async (pyodide) => {
       // the data sets: the host's cache folder, mounted read-only-in-practice through NODEFS
       pyodide.FS.mkdirTree("/borch_webgpu_data");

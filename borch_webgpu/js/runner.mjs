@@ -1,5 +1,6 @@
 // Driven by `python -m borch_webgpu.run`: boots, then waits for window.borchRun(...).
 import { boot, runScript, describeAdapter } from "./runtime.mjs";
+const RUNNER_HINT = "; --no-torch-alias turns it off";   // ends the 'import torch' note line
 const relay = (name) => (text) => {
   if (window[name]) window[name](text); else console.log(text);
 };
@@ -11,6 +12,7 @@ window.borchBoot = (async () => {
     onStdout: relay("borchStdout"),
     onStderr: relay("borchStderr"),
     env: JSON.parse(params.get("env") || "{}"),  // the variables run.py passes in (GUEST_ENV)
+    torchAlias: params.get("torch_alias") === "0" ? false : RUNNER_HINT,  // run.py --no-torch-alias
   });
   window.borchPyodide = rt.pyodide;  // for tests that need the synchronous API
   window.borchRun = (source, path, argv) => runScript(rt.pyodide, source, path, argv);

@@ -7,6 +7,8 @@ import sys, runpy, traceback
 
 def _borch_run_main(path, argv):
     import os
+    from borch_webgpu import _torch_alias
+    _torch_alias.begin_run()   # the 'import torch' note: once per run, when the script imports torch
     sys.argv = [path] + list(argv)
     sys.path.insert(0, os.path.dirname(path))
     code = 0
@@ -111,7 +113,9 @@ async function countingFetches(onProgress, body) {
 //         packages (default: numpy and the wheel), beforePackages(pyodide), dataURL (default: the
 //         data/ folder next to pyodide/), dataPath (a folder in Pyodide's file system instead),
 //         env (variables set in Python's os.environ before the device starts, e.g.
-//         { BORCH_WEBGPU_LAUNCH_BLOCKING: "1" }) }
+//         { BORCH_WEBGPU_LAUNCH_BLOCKING: "1" }), torchAlias (default "": `import torch` runs
+//         borch_webgpu, see borch_webgpu/_torch_alias.py; a string ends its note line, e.g. how to
+//         turn it off; false: off, `import torch` raises ModuleNotFoundError) }
 export async function boot(opts) {
   if (!opts.onProgress) return bootInner(opts, () => {});
   opts.onProgress({ stage: "python", loaded: 0, total: 0, done: false });
@@ -155,6 +159,7 @@ json.dumps({"available": await _w.init_async(),
             "version": borch_webgpu.__version__})
 `);
   pyodide.runPython(RUN_MAIN);
+  setTorchAlias(pyodide, opts.torchAlias === undefined ? "" : opts.torchAlias);
   done("device");
   const tDone = performance.now();
   const gpu = JSON.parse(gpuJSON);
@@ -164,8 +169,16 @@ json.dumps({"available": await _w.init_async(),
   };
 }
 
+// `import torch` on (a string: the end of its note line) or off (false), from now on.
+export function setTorchAlias(pyodide, alias) {
+  pyodide.globals.set("_borch_alias", pyodide.toPy([alias !== false, alias === false ? "" : String(alias)]));
+  pyodide.runPython("import borch_webgpu._torch_alias as _a; _a.configure(*_borch_alias); del _a, _borch_alias");
+}
+
 // Runs a script file's text as __main__; returns its exit code (tracebacks go to stderr).
-export async function runScript(pyodide, source, path, argv) {
+// opts.torchAlias, when given, switches `import torch` first (see setTorchAlias).
+export async function runScript(pyodide, source, path, argv, opts = {}) {
+  if (opts.torchAlias !== undefined) setTorchAlias(pyodide, opts.torchAlias);
   const dir = path.substring(0, path.lastIndexOf("/")) || "/";
   pyodide.FS.mkdirTree(dir);
   pyodide.FS.writeFile(path, source);

@@ -21,6 +21,7 @@ from _api_collect import VISION_DOCS, Entry, collect, namespace_docs, torch_name
 from _api_coverage import compare, generator  # noqa: E402
 from _api_docstring import inline, render  # noqa: E402
 from _api_html import esc, fmt_tol, grouped, page, write  # noqa: E402
+from _api_upstream import compare as compare_upstream, section_html as upstream_html  # noqa: E402
 
 KIND_ORDER = {"class": 0, "function": 1, "attribute": 2}
 SEARCH = ('<div class="api-search"><input id="api-search" type="search" placeholder="Search names: Conv2d, '
@@ -138,7 +139,8 @@ def index_page(by_ns: dict[str, list[Entry]], about: dict[str, str], rows: list[
 <p class="lead">Every public name of <code>borch_webgpu</code>, generated from the code itself: signature,
 documentation, the PyTorch name it mirrors (with a link to PyTorch's page) and, for ops with a WGSL kernel or
 a composite rule, the tolerance their results are checked to against PyTorch. Names are written the way a
-program uses them after <code>import borch_webgpu as torch</code>.</p></div>
+program uses them after <code>import torch</code> (which runs borch_webgpu in this site's Python) or
+<code>import borch_webgpu as torch</code>.</p></div>
 {SEARCH}
 <div id="api-content">
 <p><a href="coverage.html"><strong>What exists and what doesn't</strong></a>: {grouped(have)} of PyTorch
@@ -153,7 +155,7 @@ The index as data: <a href="index.json">index.json</a>.</p>
     return page("API reference", body, active="API", scripts=("api.mjs",), wide=True)
 
 
-def coverage_page(rows: list[dict], frozen: dict, by_name: dict[str, Entry]) -> str:
+def coverage_page(rows: list[dict], frozen: dict, by_name: dict[str, Entry], upstream: dict) -> str:
     head = ('<table class="api-table coverage"><thead><tr><th>namespace</th><th>here / PyTorch</th><th>share</th>'
             '<th>only here</th></tr></thead><tbody>')
     trs, sections = [], []
@@ -189,7 +191,10 @@ internals, legacy typed tensor classes, backend kernels (<code>cudnn_*</code>, <
 dispatch helpers; <code>torch.Tensor</code> counts every public method and property. Ours is counted with the same
 filter (limited to each module's <code>__all__</code>) when this page is built, so the numbers cannot drift from
 the code.</p>
+<p><a href="#upstream">Used by upstream examples</a>: {len(upstream["present"])} of {upstream["total"]} of the
+names that PyTorch's own examples and beginner tutorials use are here.</p>
 {head}{"".join(trs)}</tbody></table>
+{upstream_html(upstream)}
 {"".join(sections)}"""
     return page("What exists", body, active="API", wide=True)
 
@@ -234,7 +239,8 @@ def build(site_dir: Path) -> None:
     from _api_collect import undocumented
     missing_docs = undocumented(entries)
     write(out / "index.html", index_page(by_ns, about, rows, len(entries), len(missing_docs)))
-    write(out / "coverage.html", coverage_page(rows, frozen, by_name))
+    upstream = compare_upstream()
+    write(out / "coverage.html", coverage_page(rows, frozen, by_name, upstream))
     index = {"version": __import__("borch_webgpu").__version__, "torch_version": frozen["torch_version"],
              "entries": []}
     for e in entries:
@@ -246,4 +252,6 @@ def build(site_dir: Path) -> None:
     write(out / "coverage.json", json.dumps(
         {"torch_version": frozen["torch_version"],
          "namespaces": [{"namespace": r["namespace"], "have": len(r["have"]), "torch": r["torch_total"],
-                         "extra": r["extra"], "missing": r["missing"]} for r in rows]}, indent=1))
+                         "extra": r["extra"], "missing": r["missing"]} for r in rows],
+         "upstream": {"present": len(upstream["present"]), "total": upstream["total"],
+                      "missing": sorted(upstream["missing"])}}, indent=1))

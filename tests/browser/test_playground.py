@@ -200,6 +200,29 @@ def test_traceback_shows_the_users_line(pg):
     assert "Failed" in pg.page.inner_text("#status")
 
 
+def test_import_torch_note_once_per_run_and_the_setting_turns_it_off(pg):
+    """`import torch` runs borch_webgpu with one note line per run (the worker keeps its modules between
+    runs); Settings' checkbox turns it off for the next run (ModuleNotFoundError), and back on."""
+    pg.set_code("import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader\nimport torchvision\n"
+                "import torch\nprint(torch.__name__, nn.Linear(2, 1).weight.device.type)\n")
+    for _ in range(2):
+        assert pg.run_and_wait(60)["exitCode"] == 0
+        out = pg.output()
+        assert out.count("note: 'import torch' runs borch_webgpu") == 1 and "borch_webgpu webgpu" in out, out
+        assert "Settings turns it off" in pg.page.locator("#output .note").last.inner_text()
+    pg.page.click("#settings summary")
+    pg.page.uncheck("#torch-alias")
+    try:
+        run = pg.run_and_wait(60)
+        out = pg.output()
+        assert run["exitCode"] == 1 and "note:" not in out, out
+        assert "ModuleNotFoundError: No module named 'torch'" in out, out
+    finally:
+        pg.page.check("#torch-alias")
+        pg.page.click("#settings summary")
+    assert pg.run_and_wait(60)["exitCode"] == 0 and "note: 'import torch'" in pg.output()
+
+
 def test_ctrl_enter_runs_and_stderr_streams(pg):
     """Ctrl+Enter in the editor runs the code (the Run button is not touched); stdout and stderr both
     arrive while the script is still running, stderr in its own style."""

@@ -6,11 +6,14 @@ import sys
 import time
 from pathlib import Path
 
+import borch_webgpu
 
-def runner(tmp_path: Path, source: str, *args: str, cwd: Path | None = None, python: str = sys.executable):
+
+def runner(tmp_path: Path, source: str, *args: str, cwd: Path | None = None, python: str = sys.executable,
+           flags: tuple[str, ...] = ()):
     script = tmp_path / "script.py"
     script.write_text(source)
-    return subprocess.run([python, "-m", "borch_webgpu.run", str(script), *args], capture_output=True, text=True,
+    return subprocess.run([python, "-m", "borch_webgpu.run", *flags, str(script), *args], capture_output=True, text=True,
                           cwd=cwd or tmp_path, timeout=300)
 
 
@@ -89,3 +92,36 @@ def test_runner_works_from_an_installed_wheel_in_any_folder(tmp_path):
     r = runner(elsewhere, src, python=str(py))
     assert r.returncode == 0, r.stderr
     assert r.stdout == "12.0\n"
+
+
+TORCH_SCRIPT = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch.optim as optim
+from torch.utils.data import DataLoader, TensorDataset
+import torchvision
+from torchvision import datasets, transforms
+import borch_webgpu
+assert torch is borch_webgpu and nn is borch_webgpu.nn and torchvision is borch_webgpu.vision
+x = torch.ones(4, 3)
+loader = DataLoader(TensorDataset(x, torch.arange(4)), batch_size=2)
+layer = nn.Linear(3, 1)
+opt = optim.SGD(layer.parameters(), lr=0.1)
+loss = F.relu(layer(next(iter(loader))[0])).sum()
+print(torch.__name__, x.device.type, transforms.ToTensor.__module__)
+"""
+
+
+def test_import_torch_runs_borch_webgpu_with_one_note(tmp_path):
+    r = runner(tmp_path, TORCH_SCRIPT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "borch_webgpu webgpu borch_webgpu.vision.transforms\n"
+    notes = [ln for ln in r.stderr.splitlines() if ln.startswith("note: ")]
+    assert notes == [f"note: 'import torch' runs borch_webgpu {borch_webgpu.__version__} here, not PyTorch "
+                     "(torchvision: borch_webgpu.vision); --no-torch-alias turns it off"], r.stderr
+
+
+def test_no_torch_alias_flag(tmp_path):
+    r = runner(tmp_path, "import borch_webgpu\nimport torch\n", flags=("--no-torch-alias",))
+    assert r.returncode == 1 and "note:" not in r.stderr
+    assert "ModuleNotFoundError: No module named 'torch'" in r.stderr

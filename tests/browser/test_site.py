@@ -152,6 +152,9 @@ def test_coverage_page_shows_counts(site):
         heading = page.locator(f'[id="{ns["namespace"]}"] h2').inner_text()
         assert f'{ns["have"]} of {ns["torch"]}' in heading
     assert "2.13.0" in page.inner_text("p.lead")
+    up = data["upstream"]      # the names PyTorch's own examples use (scripts/scan_upstream.py)
+    assert page.inner_text("#upstream h2") == f'Used by upstream examples: {up["present"]} of {up["total"]} present'
+    assert page.locator("#upstream p.names code").count() == len(up["missing"]) == up["total"] - up["present"]
     page.close()
 
 

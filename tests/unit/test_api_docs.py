@@ -227,6 +227,32 @@ def test_coverage_page_numbers_match_a_fresh_comparison(api_site):
             assert f"<code>{html.escape(name)}</code>" in section, (r["namespace"], name)
 
 
+def test_coverage_page_counts_the_upstream_names(api_site):
+    """"Used by upstream examples: N of M present": M is the scan's name count (scripts/site/upstream_names.json),
+    and a name counts as present exactly when borch_webgpu resolves it (checked here by pkgutil, independently)."""
+    scan = json.loads((SITE_STEPS / "upstream_names.json").read_text())
+    text = (api_site / "api" / "coverage.html").read_text()
+    section = text.split('id="upstream"', 1)[1].split("</section>", 1)[0]
+    m = re.search(r'data-present="(\d+)" data-total="(\d+)"', section)
+    shown = re.search(r"Used by upstream examples: (\d+) of (\d+) present", section)
+    assert m and shown and m.groups() == shown.groups()
+    present, total = map(int, m.groups())
+    assert total == len(scan["names"]) > 50 and not set(scan["names"]) & set(scan["out_of_scope"])
+
+    def here(name: str) -> bool:
+        try:
+            pkgutil.resolve_name("borch_webgpu" + name[len("torch"):])
+            return True
+        except (ImportError, AttributeError, ValueError):
+            return False
+
+    missing = [n for n in scan["names"] if not here(n)]
+    assert present == total - len(missing)
+    listed = section.split("Missing here", 1)[1].split("</p>", 1)[0]
+    assert sorted(re.findall(r"<code>([^<]+)</code>", listed)) == sorted(missing)
+    assert "torch.nn.Linear" in scan["names"] and "torch.nn.Linear" not in missing
+
+
 def test_coverage_counts_ours_with_the_same_filter():
     rows = {r["namespace"]: r for r in _api_coverage.compare()}
     assert "ConvTranspose3d" in rows["torch.nn"]["have"] and "LinearCrossEntropyLoss" in rows["torch.nn"]["missing"]

@@ -5,7 +5,7 @@
 //   onProgress(py.progress) while it boots: {stage: {loaded, total, done}}; bootText(py.progress) says it
 //   onData(kind, meta, bytes): what Python sends with js.borchSend(kind, meta_json, bytes), bytes an ArrayBuffer
 //   const { gpu, timings } = await py.ready;
-//   const { exitCode, stats } = await py.run(code);       // or py.cell(code, name, ns)
+//   const { exitCode, stats } = await py.run(code, filename, { torchAlias });   // or py.cell(code, name, ns)
 //   py.interrupt();                                        // KeyboardInterrupt in the running code
 export class PyWorker {
   constructor({ onStdout = () => {}, onStderr = () => {}, onLog = () => {}, onProgress = () => {}, onData = () => {},
@@ -67,10 +67,10 @@ export class PyWorker {
     });
   }
 
-  async run(code, filename = "/home/pyodide/main.py") {
+  async run(code, filename = "/home/pyodide/main.py", { torchAlias } = {}) {
     await this.ready;
     this.running++;
-    try { return await this._request({ type: "run", code, filename }); } finally { this.running--; }
+    try { return await this._request({ type: "run", code, filename, torchAlias }); } finally { this.running--; }
   }
 
   async cell(code, name, ns = "page") {

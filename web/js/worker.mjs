@@ -1,7 +1,8 @@
 // A dedicated Web Worker that owns Pyodide and the GPU device, so that a page never freezes while
 // Python runs. Talks to web/js/client.mjs with messages:
 //   in:  {type:"boot", indexURL, wheelURL, interrupt: SharedArrayBuffer|null, env: {NAME: value}}
-//        {type:"run", id, code, filename}          run a file as __main__ (the playground)
+//        {type:"run", id, code, filename, torchAlias}  run a file as __main__ (the playground); torchAlias:
+//                                                   `import torch` on (the note's ending) or off (false)
 //        {type:"cell", id, code, name, ns}          run a cell in a shared namespace (lessons)
 //        {type:"stats", id}                         the device's counters
 //   out: {type:"progress", stage, loaded, total, done} (while booting) | {type:"ready", gpu, timings}
@@ -51,7 +52,8 @@ self.onmessage = async (ev) => {
   if (m.type === "stats") { post({ type: "stats", id: m.id, stats: await stats() }); return; }
   let exitCode = 1;
   try {
-    if (m.type === "run") exitCode = await runScript(rt.pyodide, m.code, m.filename || "/home/pyodide/main.py", []);
+    if (m.type === "run") exitCode = await runScript(rt.pyodide, m.code, m.filename || "/home/pyodide/main.py", [],
+                                                   { torchAlias: m.torchAlias });
     else if (m.type === "cell") exitCode = await runCell(rt.pyodide, m.code, m.name, m.ns || "page");
   } catch (e) {
     post({ type: "stderr", text: `borch_webgpu: the runtime failed: ${e && e.stack || e}\n` });

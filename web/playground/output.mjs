@@ -119,6 +119,7 @@ export class OutputPane {
       return this._libFrame(span);
     }
     if (this.inTraceback && EXC_LINE.test(line)) { span.classList.add("exc"); this.inTraceback = false; }
+    if (!this.inTraceback && line.startsWith("note: ")) span.className = "note";   // e.g. the 'import torch' note
     span.append(line);
     return span;
   }

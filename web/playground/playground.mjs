@@ -53,6 +53,15 @@ const py = new PyWorker({
   },
 });
 state.worker = py;
+
+// Settings: `import torch` runs borch_webgpu (borch_webgpu/_torch_alias.py) unless turned off here
+const ALIAS_KEY = "borch_webgpu.playground.torchAlias";
+const aliasBox = $("torch-alias");
+try { aliasBox.checked = localStorage.getItem(ALIAS_KEY) !== "off"; } catch (e) { /* storage off: on */ }
+aliasBox.addEventListener("change", () => {
+  try { localStorage.setItem(ALIAS_KEY, aliasBox.checked ? "on" : "off"); } catch (e) { /* storage off */ }
+});
+const torchAlias = () => (aliasBox.checked ? "; Settings turns it off" : false);
 state.progressLog = py.progressLog;
 const sessionSource = fetch("session.py").then((r) => r.text());
 
@@ -196,7 +205,7 @@ async function run() {
   try {
     await session;
     await py.cell("begin_run()", "<playground>", NS);
-    r = await py.run(code, USER_FILE);
+    r = await py.run(code, USER_FILE, { torchAlias: torchAlias() });
   } catch (e) {
     out.write("stderr", `The playground failed to run the script: ${e && e.message || e}\n`);
     r = { exitCode: 1, stats: null };
