@@ -158,8 +158,10 @@ def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None, out: 
     shape = _broadcast(op.name, [x._shape if isinstance(x, Tensor) else () for x in kargs])
     wgsl = (op.wgsl[0], block) if block else None
     if out is not None:
-        from .memory import _check_result, assign
+        from .memory import _check_result, assign, check_no_overlap
         _check_result(op.name, out, _Meta(shape, O))
+        if not any(x is out for x in kargs):   # in-place ops checked (or exempted) in memory.inplace
+            check_no_overlap(out)
         if autograd.graph.needs_grad(*args, out):
             raise RuntimeError(f"{op.name}(): functions with out=... arguments don't support automatic "
                                "differentiation, but one of the arguments requires grad.")
@@ -414,6 +416,8 @@ def _out(r: Tensor, out) -> Tensor:
     from .memory import assign
     if tuple(out._shape) != tuple(r._shape):
         raise RuntimeError(f"out=: expected an out tensor of shape {list(r._shape)}, got {list(out._shape)}")
+    from .memory import check_no_overlap
+    check_no_overlap(out)
     assign(out, r)
     return out
 

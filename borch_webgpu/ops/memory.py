@@ -11,7 +11,27 @@ from ..tensor import Tensor
 from ._registry import REGISTRY, OpDef, api, register
 from ._shapes import broadcast_shapes
 
-__all__ = ["clone", "contiguous", "assign", "inplace", "can_cast"]
+__all__ = ["clone", "contiguous", "assign", "inplace", "can_cast", "check_no_overlap", "check_write"]
+
+_OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
+            "location. Please clone() the tensor before performing the operation.")   # PyTorch's words
+# in-place ops that PyTorch lets write into an expanded tensor (fills; the indexed writes only warn)
+NO_OVERLAP_CHECK = frozenset({"fill_", "zero_", "masked_fill_", "index_fill_", "fill_diagonal_", "__setitem__",
+                              "index_put_"})
+
+
+def check_no_overlap(t: Tensor) -> None:
+    """PyTorch's refusal to write into a tensor whose elements share memory (a stride 0 over a size
+    past 1: an ``expand``ed tensor), as its TensorIterator's internal-overlap check does."""
+    for size, stride in zip(t._shape, t._stride):
+        if stride == 0 and size > 1:
+            raise RuntimeError(_OVERLAP)
+
+
+def check_write(op: str, t: Tensor) -> None:
+    """Both checks of an in-place fill that computes new values (uniform_, normal_ ...)."""
+    check_leaf_write(op, t)
+    check_no_overlap(t)
 
 CLONE = register(OpDef("clone", "unary", ("ops_unary.wgsl", "copy"), lambda a: a.copy(), tol=(0, 0),
                        doc="copy into new contiguous memory"))
@@ -106,7 +126,10 @@ def inplace(op: str, fn, self: Tensor, *args, **kwargs) -> Tensor:
 
     With autograd recording, ``fn`` runs on a clone of self (the backward may need the old values,
     as in PyTorch, which saves original_self), and self takes the result's place in the graph.
+    An expanded ``self`` is refused as PyTorch does, except by the ops of NO_OVERLAP_CHECK.
     """
+    if op not in NO_OVERLAP_CHECK:
+        check_no_overlap(self)
     if needs_grad(self, *args, *kwargs.values()):
         _check_leaf(op, self)
         direct = DIRECT.get(fn)
@@ -224,6 +247,7 @@ def copy_(self: Tensor, src, non_blocking: bool = False) -> Tensor:
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
     if not needs_grad(self, src):
+        check_no_overlap(self)
         assign(self, src)
         return self
 

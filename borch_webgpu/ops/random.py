@@ -18,7 +18,7 @@ from .. import _dtype
 from ..device import backend_for, canonical, capture, place
 from ..tensor import Tensor
 from ._registry import OpDef, api, methods, register
-from .memory import assign, check_leaf_write
+from .memory import assign, check_write
 from .creation import _shape_arg, _size_arg
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "default_generator", "get_rng_state",
@@ -358,14 +358,14 @@ def _uniform_(self, a: float = 0.0, b: float = 1.0, *, generator=None):
         >>> bool((x >= -1).all() and (x < 1).all())
         True
     """
-    check_leaf_write("uniform_", self)
+    check_write("uniform_", self)
     return _fill("uniform", self._shape, self.dtype, self.device, builtins.float(a), builtins.float(b), generator,
                  out=self)
 
 
 def _normal_(self, mean: float = 0.0, std: float = 1.0, *, generator=None):
     """Fill with samples from the normal distribution N(``mean``, ``std``²)."""
-    check_leaf_write("normal_", self)
+    check_write("normal_", self)
     return _fill("normal", self._shape, self.dtype, self.device, builtins.float(mean), builtins.float(std),
                  generator, out=self)
 
@@ -378,7 +378,7 @@ def _random_(self, low=0, high=None, *, generator=None):
         >>> bool((torch.empty(100).random_(3) < 3).all())
         True
     """
-    check_leaf_write("random_", self)
+    check_write("random_", self)
     if high is None:
         low, high = 0, low
     return _fill("randint", self._shape, self.dtype, self.device, builtins.float(low), builtins.float(high),
@@ -386,7 +386,7 @@ def _random_(self, low=0, high=None, *, generator=None):
 
 
 def _bernoulli_(self, p=0.5, *, generator=None):
-    check_leaf_write("bernoulli_", self)
+    check_write("bernoulli_", self)
     assign(self, bernoulli(self, p, generator=generator))
     return self
 

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from .. import _dtype, autograd
-from ..autograd.graph import check_leaf_write
+from .memory import check_write as check_leaf_write   # the leaf and the expanded-tensor checks
 from ..tensor import Tensor
 from ._registry import OpDef, api, methods, register
 from .memory import assign

@@ -275,6 +275,15 @@ def fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:
         pos = [i * step for i in range(shape[0])]
     if not pos:
         return self
+    if any(st == 0 and n > 1 for n, st in zip(shape, self._stride)):
+        # an expanded tensor: each diagonal element written where it lives, as PyTorch's strided fill
+        for p in pos:
+            coords = []
+            for n in reversed(shape):
+                coords.append(p % n)
+                p //= n
+            self[tuple(reversed(coords))] = fill_value
+        return self
     idx = tensor(pos, device=self.device)
     vals = full((len(pos),), fill_value, dtype=self.dtype, device=self.device)
     return inplace("fill_diagonal_", lambda x: put(x, idx, vals), self)

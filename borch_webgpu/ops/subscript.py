@@ -276,6 +276,8 @@ def _setitem(x: Tensor, key, value, op: str) -> None:
         from .views import _alias
         v = _alias(x)
     if not adv:
+        from .memory import check_no_overlap
+        check_no_overlap(v)   # copy_'s check, as PyTorch's (x[0] = 1 on an expanded x is allowed, x[:] = 1 is not)
         if isinstance(value, Tensor):
             value = _check_value_shape(value, v._shape)
             if autograd.graph.needs_grad(x, value):

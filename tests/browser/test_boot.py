@@ -45,6 +45,10 @@ def test_bad_input_raises_pytorchs_exception_types_on_webgpu(replay_on_webgpu):
     replay_on_webgpu("replay_errors.py", "errors:")
 
 
+def test_writes_into_expanded_tensors_as_pytorch_on_webgpu(replay_on_webgpu):
+    replay_on_webgpu("replay_overlap.py", "overlap:")
+
+
 def test_autograd_scenarios_match_pytorch_on_webgpu(replay_on_webgpu):
     replay_on_webgpu("replay_autograd.py", "autograd:")
 

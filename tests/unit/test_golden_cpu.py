@@ -43,6 +43,11 @@ def test_bad_input_raises_pytorchs_exception_types_cpu():
     assert replay_errors.main(["--device", "cpu"]) == 0
 
 
+def test_writes_into_expanded_tensors_as_pytorch_cpu():
+    import replay_overlap
+    assert replay_overlap.main(["--device", "cpu"]) == 0
+
+
 def test_autograd_scenarios_match_pytorch_cpu():
     import replay_autograd
     assert replay_autograd.main(["--device", "cpu"]) == 0
