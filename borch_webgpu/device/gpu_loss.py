@@ -1,5 +1,8 @@
-"""Cross-entropy on the ``webgpu`` device: the three kernels of wgsl/loss.wgsl (the rows' losses and
-log-sum-exps, their total, the input gradient), packed with device/layouts.py's CE. ops/_nn_ce.py
+"""Cross-entropy on the ``webgpu`` device: the kernels of wgsl/loss.wgsl (the rows' losses and
+log-sum-exps, their total, the input gradient), packed with device/layouts.py's CE. The forward is
+one dispatch: ``rows`` alone for ``reduction='none'``, ``one`` (rows and total in one workgroup) up to
+``ONE_ROWS`` rows and ``ONE_ELEMENTS`` logits (a classifier's batch), ``rows`` then ``total`` past
+that; the backward is one (``bwd``). ops/_nn_ce.py
 calls these with a contiguous float32 (N, C) input and a contiguous int64 (N,) target (stored as
 i32 on this device).
 
@@ -17,7 +20,10 @@ from .webgpu import groups_for
 __all__ = ["forward", "backward", "source", "MEAN"]
 
 MEAN = {"mean": 1, "sum": 0, "none": 2}
-_MASKS = {"rows": "wrrw", "total": "wwr", "bwd": "wrrrr"}
+_MASKS = {"rows": "wrrw", "total": "wwr", "one": "wwrrw", "bwd": "wrrrr"}
+# one workgroup walks four rows at a time: past these, a workgroup per row and a second dispatch win
+ONE_ROWS = 1024
+ONE_ELEMENTS = 1 << 18
 
 
 def source(mode: str) -> str:
@@ -38,6 +44,12 @@ def forward(x, t, ignore_index: int, reduction: str, exc: type, message, op: str
     aux = GPUStorage(rt, 4 * (2 * N + 1))
     words = CE.pack(rows=N, classes=K, x_offset=x._offset, t_offset=t._offset, ignore_index=int(ignore_index),
                     err_code=rt.error_code(exc, message, op), mean=MEAN[reduction])
+    if reduction != "none" and N <= ONE_ROWS and N * K <= ONE_ELEMENTS:
+        out = GPUStorage(rt, 4)
+        rt.dispatch(_pipe("one"), (out.bid, aux.bid, x._storage.bid, t._storage.bid, rt.err_buffer), words, 1)
+        if rt.launch_blocking:
+            rt.after_fallible()
+        return out, aux
     rt.dispatch(_pipe("rows"), (aux.bid, x._storage.bid, t._storage.bid, rt.err_buffer), words, N)
     if rt.launch_blocking:
         rt.after_fallible()

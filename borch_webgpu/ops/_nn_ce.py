@@ -1,5 +1,6 @@
-"""Cross-entropy of float32 (N, C) logits and class indices as fused kernels on ``webgpu``: two
-dispatches forward (each row's loss and log-sum-exp, then their total) and one backward (the
+"""Cross-entropy of float32 (N, C) logits and class indices as fused kernels on ``webgpu``: one
+dispatch forward (each row's loss and log-sum-exp and their total; two past a classifier's batch
+size, device/gpu_loss.py) and one backward (the
 softmax minus the one-hot target, scaled), instead of log_softmax + nll_loss's seventeen each way
 (wgsl/loss.wgsl, device/gpu_loss.py). The case every classifier's training loop has: no class
 weights, no label smoothing, any reduction and ignore_index; the rest (and the ``cpu`` device)
@@ -15,7 +16,7 @@ from ._registry import OpDef, register
 __all__ = ["fused_ok", "cross_entropy_fused"]
 
 for _name, _mode in (("_cross_entropy_rows", "rows"), ("_cross_entropy_total", "total"),
-                     ("_cross_entropy_backward", "bwd")):
+                     ("_cross_entropy_one", "one"), ("_cross_entropy_backward", "bwd")):
     register(OpDef(_name, "nn", ("loss.wgsl", _mode), None, tol=(1e-5, 1e-6), extra={"golden": "cross_entropy"}))
 
 _TARGET = "Target {index} is out of bounds."   # PyTorch's IndexError (nll_loss's)
