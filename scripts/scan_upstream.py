@@ -6,8 +6,10 @@
 
 Each ``--source REPO=DIR`` is a folder of ``.py`` files laid out as in the repository (the
 files themselves are not part of this repository; ``--commits`` JSON files map ``REPO``'s paths to
-the commit each file's text was taken from, recorded in the output). Run it under a real PyTorch:
-torch itself decides which part of a name is a module.
+the commit each file's text was taken from, recorded in the output). A file may be an excerpt that keeps
+only its import lines and the attribute chains on the names they bind (all that is counted below): it
+counts the same as the whole text. Run it under a real PyTorch: torch itself decides which part of a name
+is a module.
 
 What counts as a use, file by file:
 
