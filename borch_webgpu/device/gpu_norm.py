@@ -79,7 +79,7 @@ def source(mode: str, S: str, running: bool = False, weight: bool = False, bias:
     nxt = fixed + 1
     if mode == "stats":
         slots["X_DECL"] = _decl(2, "x")
-        slots["X_FIRST"] = "f32(x[x0 + elem(c, j)])"
+        slots["X_FIRST"] = "f32(x[u_x_offset() + elem(c, j)])"
         nxt = 3 + split
         if split:
             cb = " + f32(cb[u_bias_offset() + c * u_bias_stride()])" if split_bias else ""

@@ -1,6 +1,7 @@
 // Training-mode batch normalisation of x (NB, C, S) (S: the spatial size, contiguous channels of
 // NB x S elements each), in four kernels, one dispatch each:
 //   stats       one workgroup per channel: mean and 1/sqrt(var + eps) (two passes over the channel,
+//               each thread keeping four loads in flight,
 //               the biased variance), written to st[c] and st[C + c]; running stats updated in place
 //               (the variance unbiased with L / (L - 1), L = NB * S), as PyTorch does
 //   apply       y = (x - mean) * invstd * w + b (optionally then relu), one thread per element
@@ -57,20 +58,33 @@ fn tree(li: u32, v: vec2<f32>) -> vec2<f32> {
 {{RUNNING_DECL}}
 {{COUNT_DECL}}
 
+fn x_first(c: u32, j: u32) -> f32 { return {{X_FIRST}}; }
+fn sq_dev(c: u32, j: u32, mean: f32) -> f32 {
+  let d = f32(x[u_x_offset() + elem(c, j)]) - mean;
+  return d * d;
+}
+
 @compute @workgroup_size(RW)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
   let c = wg.x;
   let L = u_batch() * u_spatial();
   let x0 = u_x_offset();
-  var acc = 0.0f;
-  for (var j = li; j < L; j += RW) { acc += {{X_FIRST}}; }
-  let mean = tree(li, vec2<f32>(acc, 0.0f)).x / f32(L);
-  var acc2 = 0.0f;
-  for (var j = li; j < L; j += RW) {
-    let d = f32(x[x0 + elem(c, j)]) - mean;
-    acc2 += d * d;
+  // four loads in flight a thread (UNROLL): one workgroup a channel is latency-bound otherwise
+  var a = vec4<f32>(0.0f);
+  var j = li;
+  for (; j + 3u * RW < L; j += 4u * RW) {
+    a += vec4<f32>(x_first(c, j), x_first(c, j + RW), x_first(c, j + 2u * RW), x_first(c, j + 3u * RW));
   }
-  let vr = tree(li, vec2<f32>(acc2, 0.0f)).x / f32(L);
+  for (; j < L; j += RW) { a.x += x_first(c, j); }
+  let mean = tree(li, vec2<f32>((a.x + a.y) + (a.z + a.w), 0.0f)).x / f32(L);
+  a = vec4<f32>(0.0f);
+  j = li;
+  for (; j + 3u * RW < L; j += 4u * RW) {
+    a += vec4<f32>(sq_dev(c, j, mean), sq_dev(c, j + RW, mean), sq_dev(c, j + 2u * RW, mean),
+                   sq_dev(c, j + 3u * RW, mean));
+  }
+  for (; j < L; j += RW) { a.x += sq_dev(c, j, mean); }
+  let vr = tree(li, vec2<f32>((a.x + a.y) + (a.z + a.w), 0.0f)).x / f32(L);
   if (li == 0u) {
     st[c] = mean;
     st[u_channels() + c] = 1.0f / sqrt(vr + u_eps());
@@ -110,19 +124,28 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 {{Y_DECL}}
 {{SPLIT_DECL}}
 
+fn grad_terms(c: u32, j: u32, mean: f32, inv: f32) -> vec2<f32> {
+  let e = elem(c, j);
+  let g = {{GRAD_E}};
+  return vec2<f32>(g, g * (f32(x[u_x_offset() + e]) - mean) * inv);
+}
+
 @compute @workgroup_size(RW)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
   let c = wg.x;
   let L = u_batch() * u_spatial();
   let mean = st[c];
   let inv = st[u_channels() + c];
-  var acc = vec2<f32>(0.0f);
-  for (var j = li; j < L; j += RW) {
-    let e = elem(c, j);
-    let g = {{GRAD_E}};
-    acc += vec2<f32>(g, g * (f32(x[u_x_offset() + e]) - mean) * inv);
+  // four loads in flight a thread, as in stats
+  var a0 = vec2<f32>(0.0f);
+  var a1 = vec2<f32>(0.0f);
+  var j = li;
+  for (; j + 3u * RW < L; j += 4u * RW) {
+    a0 += grad_terms(c, j, mean, inv) + grad_terms(c, j + RW, mean, inv);
+    a1 += grad_terms(c, j + 2u * RW, mean, inv) + grad_terms(c, j + 3u * RW, mean, inv);
   }
-  let r = tree(li, acc);
+  for (; j < L; j += RW) { a0 += grad_terms(c, j, mean, inv); }
+  let r = tree(li, a0 + a1);
   if (li == 0u) {
     sdy[c] = r.x;
     sdx[c] = r.y;
