@@ -179,7 +179,8 @@ trace_fusion.RELU_GRAD["bn"] = _relu_grad_pipe
 # work they would take from fully parallel kernels. Timed on an H200 (CIFAR ResNet-18, B64 training step,
 # ``_bench_resnet.py --one-pass-channels N``, GPU time of the replayed step, two calls):
 # never 206 dispatches 14.49 ms; 512: 189, 14.44-14.45; 256: 177, 14.40-14.41; 128: 159, 14.96;
-# 64 or 0: 146, 15.95-16.00. On software adapters a dispatch costs more than the lanes they would keep busy
+# 64 or 0: 146, 15.95-16.00. Again with the unrolled reductions (run 21b): 256: 149, 13.88-13.89; 128: 137,
+# 14.07; 64: 124, 15.16. On software adapters a dispatch costs more than the lanes they would keep busy
 ONE_PASS_CHANNELS = {"gpu": 256, "software": 1}
 # the same for a split-K conv's partial sums alone (the statistics or backward reduce reads them instead
 # of the sum). Timed on the H200 with the split sums' tails (device/trace_fusion_tail.py; three rounds
