@@ -408,3 +408,28 @@ def test_boot_progress_and_the_cpu_switch(pg, text_log):
     assert "False cpu" in page.inner_text("#output")
     assert switch.get_attribute("data-device") == "webgpu"
     page.close()
+
+
+def test_stop_interrupts_a_loop_that_reads_values(pg):
+    """Issue 12 item 7: Stop lands while Python waits in a blocking GPU read (.item()), not only between
+    bytecodes; the worker survives (same process, no restart) and its GPU device reads again."""
+    pg.set_code("import borch_webgpu as torch\nx = torch.randn(64, 64)\nprint('reading', flush=True)\n"
+                "while True:\n    v = (x @ x).sum().item()\n")
+    runs = pg.state("runs")
+    pg.page.click("#run")
+    pg.page.wait_for_function("() => document.querySelector('#output').textContent.includes('reading')",
+                              timeout=60_000)
+    time.sleep(1.5)
+    t0 = time.monotonic()
+    pg.page.click("#run")   # now "Stop"
+    pg.page.wait_for_function("n => window.borchPlayground.runs > n && !window.borchPlayground.running",
+                              arg=runs, timeout=15_000)
+    stopped_in = time.monotonic() - t0
+    assert pg.state("lastRun")["stopped"], pg.state("lastRun")
+    assert "KeyboardInterrupt" in pg.output(), pg.output()[-2000:]
+    assert pg.state("restarts") == 0, "Stop should interrupt the read, not restart the worker"
+    assert stopped_in < 3.0, stopped_in
+    pg.set_code("import sys\nimport borch_webgpu as torch\n"
+                "print('alive', 'borch_webgpu' in sys.modules, (torch.ones(3) * 2).sum().item())\n")
+    assert pg.run_and_wait(60)["exitCode"] == 0, pg.output()[-2000:]
+    assert "alive True 6.0" in pg.output()
