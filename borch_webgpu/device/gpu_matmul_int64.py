@@ -6,7 +6,7 @@ read, the end of the enclosing ``torch.scope()`` or, with launch blocking, at th
 No (M, K, N) intermediate: memory is the inputs and the output."""
 from __future__ import annotations
 
-from . import kernels
+from . import gpu_int64_promote as promote, kernels
 from .gpu_backend import GPUStorage
 from .int64_range import MESSAGES
 from .webgpu import groups_for, runtime
@@ -27,11 +27,15 @@ def gemm(a, b, op: str = "matmul") -> GPUStorage:
     if nb * m * n == 0:
         return out
     pipe = rt.pipeline(("matmul_int64",), _source, "wrrw")
-    words = [0] * 61
+    words = [0] * 63
     words[:12] = [nb, m, n, k, a._offset, b._offset, *a._stride, *b._stride]
     words = [w & 0xFFFFFFFF for w in words]
     words[60] = rt.error_code(OverflowError, MESSAGES["matmul"], op)
+    words[62] = slot = rt.i64_reserve()   # a result past int32 moves to the host at the next read
     rt.dispatch(pipe, (out.bid, a._storage.bid, b._storage.bid, rt.err_buffer), words, groups_for(nb * m * n))
+    if slot:
+        sa, sb = promote.Operand(a), promote.Operand(b)
+        rt.i64_arm(slot, out, a.dtype, [sa, sb], promote.matmul_values(sa, sb))
     if rt.launch_blocking:
         rt.after_fallible()
     return out

@@ -57,13 +57,19 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["ZERO_DIVISION", "ZERO_CHECKED", "check_zero_divisor",
-           "INT32_MIN", "INT32_MAX", "fits_int32", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "OP_NAMES", "result_message", "accumulate_message",
+           "INT32_MIN", "INT32_MAX", "TAIL", "USED_TAIL", "fits_int32", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "OP_NAMES", "result_message", "accumulate_message",
            "check_array", "signed32", "wrap64"]
 
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
 _TAIL = ("does not fit in int32, which a WebGPU kernel computes int64 in (int64 values past int32 are held on "
          "the host, but a GPU kernel cannot return one): compute it on the host (.cpu()), in float32, or keep the "
          "values smaller")
+TAIL = _TAIL
+# a result past int32 that a later GPU kernel read (wrapped) before any read promoted it (gpu_int64_promote.py)
+USED_TAIL = ("does not fit in int32, which a WebGPU kernel computes int64 in, and a later GPU op used it (or "
+             "changed its operands) before it was read (a result past int32 moves to the host, exact, when it is "
+             "read first): read it first (.item(), print(), torch.webgpu.synchronize()), compute it on the host "
+             "(.cpu()), or keep the values smaller")
 _IN_PLACE = ("does not fit in int32, which this GPU tensor holds (int64 values past int32 are held on the host, "
              "but a GPU tensor written in place cannot move there): compute out of place, or on the host (.cpu())")
 
