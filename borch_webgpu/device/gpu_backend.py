@@ -243,6 +243,8 @@ class GPUBackend:
             ops = promote.operands(operands)
             self.rt.i64_arm(slot, storage, O, ops, promote.elementwise_values(op, ops, C, R, shape, O, params, wgsl))
         if checked and self.rt.launch_blocking:
+            if slot:
+                return self.rt.i64_blocking(storage)
             self.rt.after_fallible()
         variant = EPILOGUES.get((file, block)) if out is None and C.wgsl == "f32" and R.wgsl == "f32" else None
         if variant is not None:
@@ -318,6 +320,8 @@ class GPUBackend:
             xs = promote.Operand(x)
             self.rt.i64_arm(slot, out, R, [xs], promote.reduce_values(op, xs, dims, out_shape, C, R, params, wgsl))
         if checked and self.rt.launch_blocking:
+            if slot:
+                return self.rt.i64_blocking(out)
             self.rt.after_fallible()
         return out
 

@@ -27,13 +27,14 @@ watch costs Python a dictionary look-up per buffer of the dispatches recorded un
 from __future__ import annotations
 
 import gc
+import sys
 import weakref
 
 import numpy as np
 
 from . import capture
 from .cpu import BACKEND as CPU, CPUStorage
-from .int64_range import TAIL, USED_TAIL
+from .int64_range import HIDDEN_TAIL, TAIL, USED_TAIL
 
 __all__ = ["SLOTS", "Promoted", "Operand", "Int64Promotion"]
 
@@ -78,6 +79,8 @@ class Int64Promotion:
         self.i64_next = 1
         self.lid_masks: dict[int, str] = {}
         self.promotions = 0
+        self.i64_taking = None   # launch blocking: the result of the op being checked, and its host storage
+        self.i64_taken = None
 
     def err_bytes(self) -> int:
         """How many bytes of the error buffer a read brings back: the header and the slots in use."""
@@ -163,24 +166,48 @@ class Int64Promotion:
                 continue
             if st is None or r.released:
                 continue   # dropped before anyone saw it
-            self._promote(st, r)
+            if not self._promote(st, r):
+                if failure is None:
+                    err = self.kernel_error(int(code), int(np.int32(a)), int(b), what)
+                    failure = type(err)(str(err).replace(TAIL, HIDDEN_TAIL))
+                continue
             moved = moved or st.bid == read_bid
         if failure is not None:
             raise failure
         if moved:
             raise Promoted()
 
-    def _promote(self, st, r: _Pending) -> None:
-        """Every tensor over GPU storage st now holds its exact int64 values on the host."""
+    def _promote(self, st, r: _Pending) -> bool:
+        """Every tensor over GPU storage st now holds its exact int64 values on the host; False (nothing
+        moved) when something other than tensors holds st (an op's local variable: it could not be
+        moved, and would go on with the wrapped words)."""
+        owners = [o for o in gc.get_referrers(st) if getattr(o, "_storage", None) is st]
+        taking = st is self.i64_taking
+        # the references: the owners', the caller's and this frame's `st`, getrefcount's argument; the op
+        # being checked with launch blocking holds its own result (it returns the host storage instead)
+        if not taking and sys.getrefcount(st) != len(owners) + 3:
+            return False
         values = np.asarray(r.recompute(), dtype=np.int64).reshape(-1)
         full = np.zeros(max(st.nbytes // 4, values.size), np.int64)
         full[:values.size] = values
         held = CPU.from_numpy(full, r.dtype)
         held.held = True
         self.promotions += 1
-        for owner in gc.get_referrers(st):
-            if getattr(owner, "_storage", None) is st:
-                owner._storage = held
+        for owner in owners:
+            owner._storage = held
+        if taking:
+            self.i64_taken = held
+        return True
+
+    def i64_blocking(self, storage):
+        """Launch blocking, right after the dispatch of a fresh int64 result: wait for the GPU and raise
+        here; the result, or its host storage when it left int32 (the op returns that one)."""
+        self.i64_taking, self.i64_taken = storage, None
+        try:
+            self.after_fallible()
+            return self.i64_taken if self.i64_taken is not None else storage
+        finally:
+            self.i64_taking = self.i64_taken = None
 
 
 # ---- the exact values, on the host, of each kind of promotable dispatch ------------------------------

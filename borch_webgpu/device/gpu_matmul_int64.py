@@ -36,6 +36,8 @@ def gemm(a, b, op: str = "matmul") -> GPUStorage:
     if slot:
         sa, sb = promote.Operand(a), promote.Operand(b)
         rt.i64_arm(slot, out, a.dtype, [sa, sb], promote.matmul_values(sa, sb))
+        if rt.launch_blocking:
+            return rt.i64_blocking(out)
     if rt.launch_blocking:
         rt.after_fallible()
     return out

@@ -124,6 +124,8 @@ def _after(rt, checked: bool, out: GPUStorage, slot=0, x=None, d=0, block="", re
     if slot:
         xs = promote.Operand(x)
         rt.i64_arm(slot, out, R, [xs], promote.scan_values(xs, d, block == "prod_i", reverse))
+        if rt.launch_blocking:
+            return rt.i64_blocking(out)
     if checked and rt.launch_blocking:
         rt.after_fallible()
     return out

@@ -57,7 +57,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["ZERO_DIVISION", "ZERO_CHECKED", "check_zero_divisor",
-           "INT32_MIN", "INT32_MAX", "TAIL", "USED_TAIL", "fits_int32", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "OP_NAMES", "result_message", "accumulate_message",
+           "INT32_MIN", "INT32_MAX", "TAIL", "USED_TAIL", "HIDDEN_TAIL", "fits_int32", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "OP_NAMES", "result_message", "accumulate_message",
            "check_array", "signed32", "wrap64"]
 
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
@@ -70,6 +70,10 @@ USED_TAIL = ("does not fit in int32, which a WebGPU kernel computes int64 in, an
              "changed its operands) before it was read (a result past int32 moves to the host, exact, when it is "
              "read first): read it first (.item(), print(), torch.webgpu.synchronize()), compute it on the host "
              "(.cpu()), or keep the values smaller")
+# a result past int32 that something other than tensors held at the read (inside an op): it cannot move
+HIDDEN_TAIL = ("does not fit in int32, which a WebGPU kernel computes int64 in, and it was held inside an op when "
+               "it was read, so it could not move to the host: compute it on the host (.cpu()), or keep the values "
+               "smaller")
 _IN_PLACE = ("does not fit in int32, which this GPU tensor holds (int64 values past int32 are held on the host, "
              "but a GPU tensor written in place cannot move there): compute out of place, or on the host (.cpu())")
 
