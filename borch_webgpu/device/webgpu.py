@@ -28,7 +28,7 @@ import numpy as np
 
 from . import _ffi, capture, kernels
 from .gpu_errors import KernelErrors
-from .gpu_int64_promote import SLOTS, Int64Promotion, Promoted
+from .gpu_int64_promote import SLOTS, Int64Promotion
 from .gpu_replay import GraphRuntime
 
 CMD_BINDGROUP, CMD_DISPATCH, CMD_FREE_BINDGROUP = 1, 2, 3
@@ -224,27 +224,6 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
         data = await self._call("read", bid, byte_offset, nbytes, self.err_buffer, 16 * (1 + nslots))
         return self._finish_read(_ffi.as_py_bytes(data), nbytes, what, serial, nslots, bid)
 
-    def _finish_read(self, raw: bytes, nbytes: int, what: str, serial: int, nslots: int = 0,
-                     bid: int | None = None) -> bytes:
-        """The data of a read; raises what the kernels submitted before it found (device/gpu_errors.py),
-        promotes the int64 results past int32 that slots 1..nslots hold (device/gpu_int64_promote.py:
-        raises Promoted when buffer bid, the one read, moved to the host)."""
-        end = nbytes + 16 * (1 + nslots)
-        if raw[end:end + 4] != b"\0\0\0\0":  # device errors are waiting (js/gpu.mjs read)
-            self.check_errors(what)
-        self.checked = max(self.checked, serial)
-        code, bad, size, _ = np.frombuffer(raw[nbytes:nbytes + 16], dtype=np.uint32)
-        if code:
-            self.write(self.err_buffer, 0, np.zeros(4, np.uint32))
-        try:
-            self.i64_settle(raw[nbytes + 16:end], nslots, what, bid)
-        except Promoted:
-            if not code:
-                raise
-        if code:
-            raise self.kernel_error(int(code), int(np.int32(np.uint32(bad))), int(size), what)
-        return raw[:nbytes]
-
     def check_errors(self, what: str) -> None:
         errs = str(self._call("takeErrors"))
         if errs:
@@ -398,7 +377,8 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
         out = json.loads(str(self._call("stats")))
         out.update(pipelines=len(self.pipelines), live_bytes=self.live_bytes, peak_bytes=self.peak_bytes,
                    pooled_bytes=self.pooled_bytes, graph_bytes=self.graph_bytes, js_calls=_ffi.calls, dispatches_recorded=self.dispatches,
-                   error_sites=len(self.error_sites), fallible_dispatches=self.fallible)
+                   error_sites=len(self.error_sites), fallible_dispatches=self.fallible,
+                   promotions=self.promotions)
         return out
 
 
