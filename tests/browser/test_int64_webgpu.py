@@ -110,7 +110,7 @@ def test_int64_gives_pytorchs_value_or_raises_overflow_on_webgpu(browser, summar
     assert r["float_add"] == [1, 0, 0] and r["int64_add"] == [1, 1, 0], r       # one dispatch each
     assert r["float_sum"][1:] == [0, 0] and r["int64_sum"][0] == r["float_sum"][0] and r["int64_sum"][1] == 1, r
     assert r["read_int64_add"] == r["read_float_add"] and r["read_int64_sum"] == r["read_float_sum"], r
-    assert r["read_int64_add"][:2] == [1, 1], r                           # one dispatch, one submit
+    assert r["read_int64_add"][0] == 1, r                                 # one dispatch
     assert r["promoted"] == [2449965000, "CPUStorage", "webgpu:0", 2449965001, 1], r["promoted"]
     assert r["used"] is not None and r["used"].startswith("sum: the int64 result 2449965000 does not fit in int32"), r
     assert "a later GPU op used it" in r["used"] and "(sum at " in r["used"], r["used"]
