@@ -3,8 +3,10 @@
 A kernel cannot raise. The kernels that can fail (the index kernels of wgsl/index.wgsl: an index
 outside its dim; the int64 kernels of wgsl/ops_int64.wgsl: a result past int32; the integer divisions:
 a zero divisor, device/int64_range.py)
-record the first failure in a 16-byte error buffer (code, two words: the bad value and the size, or
-the values that overflowed) and skip the element. The code names a *site*, interned here when the dispatch is recorded: the
+record the first failure in the 16-byte header of the error buffer (code, two words: the bad value and
+the size, or the values that overflowed) and skip the element. (A fresh int64 result past int32 records
+in its own 16-byte slot after the header instead, and moves to the host at the next read when no later
+kernel used it: device/gpu_int64_promote.py.) The code names a *site*, interned here when the dispatch is recorded: the
 exception type and PyTorch's message for that failure, the op, the user's file and line (the
 innermost frame outside borch_webgpu) and, inside a capture, the graph's label. A loop body makes
 a handful of sites, whatever the number of steps.
