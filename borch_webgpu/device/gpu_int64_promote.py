@@ -60,10 +60,13 @@ def operands(xs) -> list:
 
 
 class _Pending:
-    __slots__ = ("slot", "ref", "dtype", "recompute", "inputs", "consumed", "released")
+    __slots__ = ("slot", "ref", "bid", "dtype", "recompute", "inputs", "consumed", "released")
 
     def __init__(self, slot, storage, dtype, inputs, recompute):
-        self.slot, self.ref, self.dtype, self.recompute = slot, weakref.ref(storage), dtype, recompute
+        # recompute holds the operands' snapshots (their storages stay alive until the read); inputs:
+        # their buffers
+        self.slot, self.ref, self.bid, self.dtype, self.recompute = \
+            slot, weakref.ref(storage), storage.bid, dtype, recompute
         self.inputs = inputs
         self.consumed = self.released = False
 
@@ -101,11 +104,11 @@ class Int64Promotion:
         recompute(): the exact int64 values of the result (contiguous), computed on the host."""
         if not slot:
             return
-        rec = _Pending(slot, storage, dtype, [x for x in inputs if isinstance(x, Operand)], recompute)
+        rec = _Pending(slot, storage, dtype, [x._storage.bid for x in inputs if isinstance(x, Operand)], recompute)
         self.i64_records.append(rec)
         self.i64_results[storage.bid] = rec
-        for x in rec.inputs:
-            self.i64_inputs.setdefault(x._storage.bid, []).append(rec)
+        for b in rec.inputs:
+            self.i64_inputs.setdefault(b, []).append(rec)
 
     def i64_note_dispatch(self, lid: int, buffers) -> None:
         """A dispatch recorded while results are watched: binding a result consumes it; writing an
@@ -118,6 +121,12 @@ class Int64Promotion:
             if j < len(mask) and mask[j] == "w":
                 for r in self.i64_inputs.get(b, ()):
                     r.recompute = None
+
+    def i64_note_buffers(self, bids) -> None:
+        """Work that reaches buffers outside a dispatch (a graph's replay, its input copies): each may be
+        read and written."""
+        for b in bids:
+            self.i64_note_write(b)
 
     def i64_note_write(self, bid: int) -> None:
         rec = self.i64_results.pop(bid, None)
@@ -136,30 +145,30 @@ class Int64Promotion:
         """The slots 1..nslots came back (16 bytes each): promote the results that overflowed and were
         not consumed, raise for one that was. read_bid: the buffer the read was reading (Promoted is
         raised when it moved, so that the caller reads again)."""
-        done = [r for r in self.i64_records if r.slot <= nslots]
-        if not done:
+        if not nslots:
             return
+        done = [r for r in self.i64_records if r.slot <= nslots]
         self.i64_records = [r for r in self.i64_records if r.slot > nslots]
         for r in done:
-            st = r.ref()
-            if st is not None and self.i64_results.get(st.bid) is r:
-                del self.i64_results[st.bid]
-            for x in r.inputs:
-                lst = self.i64_inputs.get(x._storage.bid)
+            if self.i64_results.get(r.bid) is r:
+                del self.i64_results[r.bid]
+            for b in r.inputs:
+                lst = self.i64_inputs.get(b)
                 if lst is not None:
                     lst.remove(r)
                     if not lst:
-                        del self.i64_inputs[x._storage.bid]
+                        del self.i64_inputs[b]
         words = np.frombuffer(slots, dtype=np.uint32).reshape(-1, 4)
         flagged = [(r, words[r.slot - 1]) for r in done if words[r.slot - 1][0]]
-        if flagged:
+        if words[:, 0].any():   # cleared for the dispatches that get these slots next
             self.write(self.err_buffer, 16, np.zeros(4 * nslots, np.uint32))
         if not self.i64_records:
             self.i64_next = 1
-        failure, moved = None, False
+        failure, moved, bad = None, False, set()
         for r, (code, a, b, _) in flagged:
             st = r.ref()
-            if r.consumed or (st is not None and r.recompute is None):
+            if r.consumed or (st is not None and r.recompute is None) or bad.intersection(r.inputs):
+                bad.add(r.bid)   # a record that read its buffer read wrapped words: not moved either
                 if failure is None:
                     err = self.kernel_error(int(code), int(np.int32(a)), int(b), what)
                     failure = type(err)(str(err).replace(TAIL, USED_TAIL))

@@ -306,3 +306,20 @@ def test_webgpu_promotion_slots_run_out_and_captures_keep_raising(mem_webgpu):
     keep = [i + 1 for _ in range(gpu_int64_promote.SLOTS)]
     assert rt.i64_next == gpu_int64_promote.SLOTS + 1 and rt.i64_reserve() == 0
     assert keep[-1].tolist() == [0, 0, 0] and rt.i64_next == 1
+
+
+def test_webgpu_results_that_read_a_used_overflow_do_not_move_and_graph_replays_consume(mem_webgpu):
+    from borch_webgpu.device.gpu_backend import GPUStorage
+    rt, js = mem_webgpu
+    a = torch.tensor([2 ** 31 - 1], device="webgpu") + 1
+    b = a * 2                                        # read a's wrapped words
+    _overflow(rt, js, 1, 2 ** 31, "add")
+    _overflow(rt, js, 2, -2 ** 32, "mul")
+    with pytest.raises(OverflowError, match="^add: "):
+        b.tolist()
+    assert isinstance(a._storage, GPUStorage) and isinstance(b._storage, GPUStorage) and rt.promotions == 0
+    s = torch.tensor([70000], device="webgpu") * 70000
+    rt.i64_note_buffers([s._storage.bid])            # what a graph replay over s's buffer reports
+    _overflow(rt, js, 1, 4900000000, "mul")
+    with pytest.raises(OverflowError, match="a later GPU op used it"):
+        s.tolist()
