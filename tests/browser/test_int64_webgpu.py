@@ -61,6 +61,10 @@ p0 = torch.webgpu.stats()["promotions"]
 s = torch.arange(70000).sum()
 out["promoted"] = [s.item(), type(s._storage).__name__, str(s.device), (s + 1).item(),
                    torch.webgpu.stats()["promotions"] - p0]
+from pyodide.ffi import run_sync
+out["promoted_async"] = [run_sync(torch.arange(70000).sum().item_async()),
+                         torch.arange(70000).sum().to("cpu", non_blocking=True).tolist(),
+                         str(torch.arange(70000).cumsum(0)[-2:])]
 try:
     t = torch.arange(70000).sum() * 2
     t.item()
@@ -117,6 +121,7 @@ def test_int64_gives_pytorchs_value_or_raises_overflow_on_webgpu(browser, summar
     assert r["read_int64_add"] == r["read_float_add"] and r["read_int64_sum"] == r["read_float_sum"], r
     assert r["read_int64_add"][0] == 1, r                                 # one dispatch
     assert r["promoted"] == [2449965000, "CPUStorage", "webgpu:0", 2449965001, 1], r["promoted"]
+    assert r["promoted_async"] == [2449965000, 2449965000, "tensor([2449895001, 2449965000])"], r["promoted_async"]
     assert r["used"] is not None and r["used"].startswith("sum: the int64 result 2449965000 does not fit in int32"), r
     assert "a later GPU op used it" in r["used"] and "(sum at " in r["used"], r["used"]
     assert r["graph_ok"] == 3 * 5 + 4 * 6 and r["graph_after"] == 25
