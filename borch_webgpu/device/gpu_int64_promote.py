@@ -10,14 +10,18 @@ slots come back with the header at every read, so nothing waits more than before
 slot, the result storage (weakly), the operands (a snapshot of their views, held until the next read) and
 how to compute the result on the host (the cpu kernel). Until that read it watches every dispatch:
 
-- a later dispatch that binds the result has consumed the wrapped value: if the slot overflowed, the read
-  raises ``OverflowError`` naming the op, the value and the user's line (never a wrong number);
+- a later dispatch that binds the result (or a graph replay over its buffer) has consumed the wrapped
+  value: if the slot overflowed, the read raises ``OverflowError`` naming the op, the value and the user's
+  line (never a wrong number), and a result that read it does not move either;
 - a later dispatch that writes an operand (or a host upload into one) leaves nothing to recompute from:
   the same;
+- a result that something other than tensors holds at the read (an op's local variable, when an op reads
+  in its middle) cannot be moved: the same (the check counts its references);
 - otherwise an overflowed result is *promoted*: its values are computed on the host (exact int64, numpy)
   and every tensor over its storage moves to a host-held storage (``CPUStorage.held``, as a tensor whose
   values entered past int32), so ``.item()``, ``print``, ``tolist`` and further ops give PyTorch's values.
-  The read that found it is redone from the host when it read that storage.
+  The read that found it is redone from the host when it read that storage. With launch blocking the op
+  waits right after its dispatch and returns the host storage itself.
 
 A result dropped before the read and never consumed is forgotten. Past ``SLOTS`` such dispatches between
 two reads, and inside a capture (a graph has no host syncs), a dispatch gets slot 0, the header: a result
