@@ -7,9 +7,10 @@ WebGPU storage buffers hold 32-bit words, so:
   lives on the GPU as int32, and one whose values do not is **held on the host** (numpy int64, computed
   by the cpu kernels, ``t.device`` still ``webgpu:0``), as float64 is: values entering past int32 make
   such a tensor, and a host result that fits goes back to the GPU. A GPU kernel whose exact int64 result
-  leaves int32 (``torch.tensor([2**31 - 1], device='webgpu') + 1``) raises ``OverflowError`` naming the
-  op and the values, at the next read or the end of the enclosing ``torch.scope()``; never a wrapped
-  value. Sums, products, cumsum and matmul accumulate in 64 bits, so results that fit are PyTorch's also
+  leaves int32 (``torch.tensor([2**31 - 1], device='webgpu') + 1``, ``torch.arange(70000).sum()``) moves
+  that result to the host, exact, at its first read (device/gpu_int64_promote.py); when a later GPU op
+  used it before any read, that read raises ``OverflowError`` naming the op, the value and the line;
+  never a wrapped value. Sums, products, cumsum and matmul accumulate in 64 bits, so results that fit are PyTorch's also
   when partial sums did not fit (device/int64_range.py). ``int32`` wraps, as in PyTorch.
 - ``bool`` is held as one u32 (0 or 1) per element.
 - ``float64`` is PyTorch's: ``dtype=torch.float64``, ``.double()``, ``torch.set_default_dtype``,
@@ -292,7 +293,8 @@ class iinfo:
     """Machine limits of an integer dtype (``torch.iinfo``): ``bits``, ``min``, ``max``, ``dtype`` (a ``str``).
 
     ``int64`` is PyTorch's 64-bit range on both devices (on ``webgpu`` values past int32 are held on
-    the host; a GPU kernel whose result leaves int32 raises ``OverflowError``).
+    the host; a GPU kernel's result that leaves int32 moves there at its first read, or raises
+    ``OverflowError`` when a later GPU op used it first).
 
     Example::
 

@@ -144,7 +144,8 @@ def get_sync_debug_mode() -> int:
 
 def stats() -> dict:
     """Counters of the dispatch path: flushes, dispatches, submits, pipelines, bind groups, JS calls, bytes,
-    and of the ops that can fail: ``fallible_dispatches`` recorded, ``error_sites`` (op and line) known."""
+    and of the ops that can fail: ``fallible_dispatches`` recorded, ``error_sites`` (op and line) known,
+    ``promotions`` (int64 results past int32 moved to the host at their first read)."""
     return _rt.runtime().stats()
 
 

@@ -84,14 +84,15 @@ class CPUBackend:
         """A numpy view of tensor t (storage dtype); writes go to the tensor."""
         if capture._active is not None:
             capture._active.host_op("work on the cpu device")
-        st = t._storage
-        if not isinstance(st, CPUStorage):
+        if not isinstance(t._storage, CPUStorage):
             # a GPU operand (an index, a mask) of an op that runs here because its data is float64
-            # (held on the host on webgpu): its values, read back; read-only, as writes would be lost
-            a = st.backend.to_numpy(t, "an op on float64 data (held on the host, see the dtypes)")
+            # (held on the host on webgpu): its values, read back; read-only, as writes would be lost.
+            # (No local name for its storage: an int64 result past int32 moves to the host at this read
+            # only when tensors alone hold it, device/gpu_int64_promote.py.)
+            a = t._storage.backend.to_numpy(t, "an op on float64 data (held on the host, see the dtypes)")
             a.flags.writeable = False
             return a
-        a = st.array
+        a = t._storage.array
         item = a.itemsize
         return as_strided(a[t._offset:], shape=t._shape, strides=tuple(s * item for s in t._stride))
 

@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from . import host64, kernels, trace_fusion
+from . import gpu_int64_promote as promote, host64, kernels, trace_fusion
 from .capture import f32_word
 from .int64_range import CHECKED_EW, MESSAGES, OP_NAMES, ZERO_CHECKED, ZERO_DIVISION, fits_int32
 from .layouts import EW, RED
@@ -123,7 +123,10 @@ class GPUBackend:
         dt = t.dtype.gpu_np
         if nbytes == 0:
             return np.zeros(t._shape, dtype=dt)
-        return _values(self.rt.read(t._storage.bid, start, nbytes, what), dt, t._shape, t._stride)
+        try:
+            return _values(self.rt.read(t._storage.bid, start, nbytes, what), dt, t._shape, t._stride)
+        except promote.Promoted:   # its int64 values past int32 moved to the host as the read finished
+            return host64.CPU.to_numpy(t)
 
     def to_cpu_later(self, t, what: str = "Tensor.to('cpu', non_blocking=True)"):
         """A cpu storage (t's values, contiguous) whose copy starts now and is waited for on first use."""
@@ -133,14 +136,24 @@ class GPUBackend:
         if nbytes == 0:
             return DeferredCPUStorage(lambda: np.zeros(int(np.prod(shape)), dtype=host))
         finish = self.rt.read_later(t._storage.bid, start, nbytes, what)
-        return DeferredCPUStorage(lambda: _values(finish(), dt, shape, stride).reshape(-1).astype(host, copy=False))
+        src = promote.Operand(t)
+
+        def values():
+            try:
+                return _values(finish(), dt, shape, stride).reshape(-1).astype(host, copy=False)
+            except promote.Promoted:
+                return host64.CPU.to_numpy(src).reshape(-1).astype(host, copy=False)
+        return DeferredCPUStorage(values)
 
     async def to_numpy_async(self, t, what: str = "reading a tensor") -> np.ndarray:
         start, nbytes = self._span(t)
         dt = t.dtype.gpu_np
         if nbytes == 0:
             return np.zeros(t._shape, dtype=dt)
-        return _values(await self.rt.read_async(t._storage.bid, start, nbytes, what), dt, t._shape, t._stride)
+        try:
+            return _values(await self.rt.read_async(t._storage.bid, start, nbytes, what), dt, t._shape, t._stride)
+        except promote.Promoted:
+            return host64.CPU.to_numpy(t)
 
     # ---- kernel families ------------------------------------------------------------------------
     def elementwise(self, op, operands, C, R, shape, out_dtype=None, params=(), out=None, wgsl=None) -> GPUStorage:
@@ -218,11 +231,20 @@ class GPUBackend:
             if zero_op is not None:
                 words[EW.index("err_zero")] = self.rt.error_code(RuntimeError, ZERO_DIVISION, zero_op,
                                                                  count=checked == "zero")
+        # a fresh int64 result that may leave int32: moved to the host at the next read when it did
+        # (device/gpu_int64_promote.py)
+        slot = self.rt.i64_reserve() if checked == "op" and out is None else 0
+        words[EW.index("err_slot")] = slot
         pipe = self.rt.pipeline(key, lambda: kernels.elementwise_source(file, block, C.wgsl, R.wgsl, O.wgsl, ob,
                                                                            kinds_t, types_t, strided_out, checked),
                                 mask)
         self.rt.dispatch(pipe, tuple(bufs), words, groups_for(numel))
+        if slot:
+            ops = promote.operands(operands)
+            self.rt.i64_arm(slot, storage, O, ops, promote.elementwise_values(op, ops, C, R, shape, O, params, wgsl))
         if checked and self.rt.launch_blocking:
+            if slot:
+                return self.rt.i64_blocking(storage)
             self.rt.after_fallible()
         variant = EPILOGUES.get((file, block)) if out is None and C.wgsl == "f32" and R.wgsl == "f32" else None
         if variant is not None:
@@ -270,8 +292,10 @@ class GPUBackend:
         # int64 sums and products: a 64-bit state, and a result past int32 is an OverflowError
         checked = C.name == "int64" and block in INT64_REDUCE
         extra, state_words = ((self.rt.err_buffer,), 2) if checked else ((), op.state_words)
+        slot = 0
         if checked:
             words[RED.index("err_code")] = self.rt.error_code(OverflowError, MESSAGES[block], op.name)
+            slot = words[RED.index("err_slot")] = self.rt.i64_reserve()
 
         rw = reduce_width(self.rt)
 
@@ -292,7 +316,12 @@ class GPUBackend:
             part = GPUStorage(self.rt, M * G * 4 * state_words)
             self.rt.dispatch(pipe(2, in_t), (part.bid, x._storage.bid) + extra, words, M * G)
             self.rt.dispatch(pipe(3, "S"), (out.bid, part.bid) + extra, words, M)
+        if slot:
+            xs = promote.Operand(x)
+            self.rt.i64_arm(slot, out, R, [xs], promote.reduce_values(op, xs, dims, out_shape, C, R, params, wgsl))
         if checked and self.rt.launch_blocking:
+            if slot:
+                return self.rt.i64_blocking(out)
             self.rt.after_fallible()
         return out
 

@@ -3,8 +3,10 @@
 A kernel cannot raise. The kernels that can fail (the index kernels of wgsl/index.wgsl: an index
 outside its dim; the int64 kernels of wgsl/ops_int64.wgsl: a result past int32; the integer divisions:
 a zero divisor, device/int64_range.py)
-record the first failure in a 16-byte error buffer (code, two words: the bad value and the size, or
-the values that overflowed) and skip the element. The code names a *site*, interned here when the dispatch is recorded: the
+record the first failure in the 16-byte header of the error buffer (code, two words: the bad value and
+the size, or the values that overflowed) and skip the element. (A fresh int64 result past int32 records
+in its own 16-byte slot after the header instead, and moves to the host at the next read when no later
+kernel used it: device/gpu_int64_promote.py.) The code names a *site*, interned here when the dispatch is recorded: the
 exception type and PyTorch's message for that failure, the op, the user's file and line (the
 innermost frame outside borch_webgpu) and, inside a capture, the graph's label. A loop body makes
 a handful of sites, whatever the number of steps.
@@ -30,7 +32,10 @@ import os
 import sys
 import warnings
 
+import numpy as np
+
 from . import _ffi, capture
+from .gpu_int64_promote import Promoted
 
 __all__ = ["KernelErrors", "user_line", "entry_function", "launch_blocking_from_env", "SYNC_DEBUG_MODES"]
 
@@ -145,6 +150,27 @@ class KernelErrors:
         when a dispatch that can fail was recorded since then; never inside a capture)."""
         if self.fallible > self.checked and capture._active is None and _ffi.can_block():
             self.check_kernel_errors("the end of torch.scope()")
+
+    def _finish_read(self, raw: bytes, nbytes: int, what: str, serial: int, nslots: int = 0,
+                     bid: int | None = None) -> bytes:
+        """The data of a read (js/gpu.mjs read: the bytes, the error buffer's header and nslots slots, the
+        count of device errors); raises what the kernels submitted before it found, promotes the int64 results past int32 that slots 1..nslots hold (device/gpu_int64_promote.py:
+        raises Promoted when buffer bid, the one read, moved to the host)."""
+        end = nbytes + 16 * (1 + nslots)
+        if raw[end:end + 4] != b"\0\0\0\0":  # device errors are waiting (js/gpu.mjs read)
+            self.check_errors(what)
+        self.checked = max(self.checked, serial)
+        code, bad, size, _ = np.frombuffer(raw[nbytes:nbytes + 16], dtype=np.uint32)
+        if code:
+            self.write(self.err_buffer, 0, np.zeros(4, np.uint32))
+        try:
+            self.i64_settle(raw[nbytes + 16:end], nslots, what, bid)
+        except Promoted:
+            if not code:
+                raise
+        if code:
+            raise self.kernel_error(int(code), int(np.int32(np.uint32(bad))), int(size), what)
+        return raw[:nbytes]
 
     def kernel_error(self, code: int, bad: int, size: int, what: str) -> Exception:
         """The exception for a failure recorded under code, raised at `what`."""

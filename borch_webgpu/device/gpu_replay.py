@@ -83,6 +83,8 @@ class GraphRuntime:
         dst_offset, nbytes) lists of buffer ids and bytes."""
         if capture._active is not None:
             capture._active.cannot(f"replaying graph '{g.label}'")
+        if self.i64_records:   # int64 results past int32 that the graph may read (gpu_int64_promote.py)
+            self.i64_note_buffers(list(g.bids) + list(pre_copies[0::5]) + list(pre_copies[2::5]))
         patches = g.patch_words()
         u, n = self.pending_uniforms()
         self._call("replay", g.gid, np.asarray(self.cmds, dtype=np.int32) if self.cmds else None,

@@ -8,7 +8,7 @@ without a copy. Pipelines are keyed by kernel, mode and dtypes only; sizes trave
 """
 from __future__ import annotations
 
-from . import kernels
+from . import gpu_int64_promote as promote, kernels
 from .int64_range import CHECKED_SCAN, MESSAGES
 from .gpu_backend import MAX_RANK, GPUStorage, backend, coalesce, contiguous_strides
 from .webgpu import groups_for
@@ -81,15 +81,17 @@ def scan(x, d: int, block: str, C, R, reverse: bool = False) -> GPUStorage:
     if reverse:  # start at the last element and walk back: negative strides wrap in u32
         in_off, in_ds = in_off + (n - 1) * in_ds, -in_ds
         out_off, out_ds = out_off + (n - 1) * out_ds, -out_ds
-    words = [0] * 61
+    words = [0] * 63
     words[0:7] = [M, n, 0, in_off & _MASK, in_ds & _MASK, out_off & _MASK, out_ds & _MASK]
     _put_rows(words, kshape, kstr, (24, 36))
     T = x.dtype.wgsl
     # int64 results (cumsum/cumprod of integers): 64-bit states; a result past int32 is an OverflowError
     checked = R.name == "int64" and block in CHECKED_SCAN
     err = (rt.err_buffer,) if checked else ()
+    slot = 0
     if checked:
         words[60] = rt.error_code(OverflowError, MESSAGES[CHECKED_SCAN[block]], CHECKED_SCAN[block])
+        slot = words[62] = rt.i64_reserve()   # a result past int32 moves to the host at the next read
 
     def pipe(mode: str, mask: str, carry: bool = False):
         # modes 0 and 3 write results, so they bind the error buffer; 1 and 2 only carry states
@@ -101,11 +103,11 @@ def scan(x, d: int, block: str, C, R, reverse: bool = False) -> GPUStorage:
     if n <= 64:  # short rows: one thread each
         words[7], words[8] = n, 1
         rt.dispatch(pipe("3", "wr"), (out.bid, x._storage.bid) + err, words, groups_for(M))
-        return _after(rt, checked, out)
+        return _after(rt, checked, out, slot, x, d, block, reverse, R)
     if M >= 256 or n < 8 * TILE:  # enough rows to fill the GPU, or short ones: one workgroup per row
         words[7], words[8] = n, 1
         rt.dispatch(pipe("0", "wr"), (out.bid, x._storage.bid) + err, words, M)
-        return _after(rt, checked, out)
+        return _after(rt, checked, out, slot, x, d, block, reverse, R)
     # long rows, few of them: ~2048 workgroups over chunks of >= 2 tiles; chunk totals, their exclusive
     # scan, then each chunk again from its carry
     chunk = TILE * max(2, -(-n // (TILE * -(-2048 // M))))
@@ -115,10 +117,15 @@ def scan(x, d: int, block: str, C, R, reverse: bool = False) -> GPUStorage:
     rt.dispatch(pipe("1", "wr"), (part.bid, x._storage.bid), list(words), M * G)
     rt.dispatch(pipe("2", "w"), (part.bid,), list(words), M)
     rt.dispatch(pipe("0", "wrr", True), (out.bid, x._storage.bid, part.bid) + err, list(words), M * G)
-    return _after(rt, checked, out)
+    return _after(rt, checked, out, slot, x, d, block, reverse, R)
 
 
-def _after(rt, checked: bool, out: GPUStorage) -> GPUStorage:
+def _after(rt, checked: bool, out: GPUStorage, slot=0, x=None, d=0, block="", reverse=False, R=None) -> GPUStorage:
+    if slot:
+        xs = promote.Operand(x)
+        rt.i64_arm(slot, out, R, [xs], promote.scan_values(xs, d, block == "prod_i", reverse))
+        if rt.launch_blocking:
+            return rt.i64_blocking(out)
     if checked and rt.launch_blocking:
         rt.after_fallible()
     return out

@@ -16,28 +16,36 @@ the host; views of a held tensor stay held. Composite ops built of GPU kernels (
 cpu device when given a held tensor (ops/_int64_host.py), ``cat`` of one makes a held result.
 
 What a GPU kernel computes stays on the GPU, and whether its exact int64 result needs the high word is
-only known after a GPU -> host wait. So a GPU kernel whose exact result leaves int32 raises
-``OverflowError`` naming the op (``torch.tensor([2**31 - 1], device='webgpu') + 1``), and so does a host
-result written in place into a GPU tensor (``gpu_int64.add_(2**40)``: the tensor cannot move). Results
-that fit are exact, also when partial sums or products on the way did not fit (reductions and scans
-accumulate in two 32-bit words in WGSL, wrapping at 2**64 as PyTorch's int64 does). The sum and product
-kernels hold the exact 64-bit total and record both words in the error buffer, so the message carries the
-exact value (``sum: the int64 result 2449965000 does not fit ...``). Returning that value instead would
-need the result placed on the host after the GPU answers (a wait on every int64 reduction), or a GPU
-result that moves to the host at its first read when no later kernel consumed it (a per-dispatch error
-code to tell which reduction overflowed, consumer tracking in every dispatch, and moving its views): not
-done. ``int32`` tensors keep PyTorch's wrap-around. The WGSL kernels record the first overflow in the
+only known after a GPU -> host wait. So results are **promoted at first read** (device/gpu_int64_promote.py):
+the kernels that can leave int32 and compute the exact 64-bit value (add, sub, mul, neg, abs, square,
+pow, the division of -2**31 by -1, sum, prod, cumsum, cumprod, matmul) record a result past int32 in
+their own slot of the error buffer instead of raising. The slots come back with every read (no extra
+wait, upload or dispatch when nothing overflows); at that read a result that overflowed and that no
+later GPU kernel used moves to the host with its exact value (computed again by the cpu kernel from its
+operands, kept until the read), so ``torch.arange(70000).sum()`` prints 2449965000 and ``s + 1``,
+``s * 2``, ``.item()``, ``.tolist()`` give PyTorch's values. One that a later GPU kernel used first (the
+wrapped words went on: ``torch.arange(70000).sum() + 1`` before any read), or whose operands changed
+before the read, raises ``OverflowError`` naming the op, the value and the user's line
+(``sum: the int64 result 2449965000 does not fit in int32 ...``); with launch blocking the op itself
+waits, so its result moves at once. Still raising as before (a result that cannot move): a result
+written in place into a GPU tensor (``gpu_int64.add_(2**40)``, ``t.add_(1)`` past int32), a float
+converted to int64, accumulating puts, the kernels of a captured graph (``torch.compile``, CUDA graphs:
+a graph has no host syncs, so each replay is checked and raises), and past 255 such dispatches between
+two reads. Results that fit are exact, also when partial sums or products on the way did not fit
+(reductions and scans accumulate in two 32-bit words in WGSL, wrapping at 2**64 as PyTorch's int64 does).
+``int32`` tensors keep PyTorch's wrap-around. The WGSL kernels record the first overflow in the
 error buffer (device/gpu_errors.py) and it is raised at the next read, the end of the enclosing
 ``torch.scope()``, or at the op with launch blocking.
 
 Matrix products (matmul, mm, bmm, mv, dot, einsum's contractions) are exact on both devices: on WebGPU
 each product and the running sum are two 32-bit words (device/gpu_matmul_int64.py), so the result is
-PyTorch's whenever it fits, also when products or partial sums did not. So is an accumulating put
+PyTorch's whenever it fits, also when products or partial sums did not (and moves to the host at its
+first read when it does not). So is an accumulating put
 (``index_add``, ``scatter_add``, ``index_put_(accumulate=True)``): on WebGPU its atomic adds carry into
 high words kept in a scratch buffer, so the 64-bit total does not depend on the order they run in, and
 only a total that does not fit raises. Where the devices differ (never by a wrong number): addmm and
 baddbmm check the product before adding ``input`` on WebGPU, so a product past int32 that ``input``
-brings back raises there (``cpu`` adds in int64). Float ops never bind the error buffer; an int64 op that
+brings back raises there unless launch blocking is on (``cpu`` adds in int64). Float ops never bind the error buffer; an int64 op that
 checks counts as a dispatch that can fail, so a ``torch.scope()`` holding one (and no read) waits
 for the GPU at its end, as for the index kernels.
 
@@ -57,13 +65,23 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["ZERO_DIVISION", "ZERO_CHECKED", "check_zero_divisor",
-           "INT32_MIN", "INT32_MAX", "fits_int32", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "OP_NAMES", "result_message", "accumulate_message",
+           "INT32_MIN", "INT32_MAX", "TAIL", "USED_TAIL", "HIDDEN_TAIL", "fits_int32", "MESSAGES", "CHECKED_EW", "CHECKED_SCAN", "OP_NAMES", "result_message", "accumulate_message",
            "check_array", "signed32", "wrap64"]
 
 INT32_MIN, INT32_MAX = -(2 ** 31), 2 ** 31 - 1
 _TAIL = ("does not fit in int32, which a WebGPU kernel computes int64 in (int64 values past int32 are held on "
          "the host, but a GPU kernel cannot return one): compute it on the host (.cpu()), in float32, or keep the "
          "values smaller")
+TAIL = _TAIL
+# a result past int32 that a later GPU kernel read (wrapped) before any read promoted it (gpu_int64_promote.py)
+USED_TAIL = ("does not fit in int32, which a WebGPU kernel computes int64 in, and a later GPU op used it (or "
+             "changed its operands) before it was read (a result past int32 moves to the host, exact, when it is "
+             "read first): read it first (.item(), print(), torch.webgpu.synchronize()), compute it on the host "
+             "(.cpu()), or keep the values smaller")
+# a result past int32 that something other than tensors held at the read (inside an op): it cannot move
+HIDDEN_TAIL = ("does not fit in int32, which a WebGPU kernel computes int64 in, and it was held inside an op when "
+               "it was read, so it could not move to the host: compute it on the host (.cpu()), or keep the values "
+               "smaller")
 _IN_PLACE = ("does not fit in int32, which this GPU tensor holds (int64 values past int32 are held on the host, "
              "but a GPU tensor written in place cannot move there): compute out of place, or on the host (.cpu())")
 

@@ -123,7 +123,8 @@ EW = Layout("elementwise",
             Field("shape", 12, (12,)),              # the (coalesced) output shape, outermost first
             Field("stride", 24, (3, 12)),           # operand k's strides over that shape
             Field("err_code", 60),                  # int64 kernels that check their range (ops_int64.wgsl)
-            Field("err_zero", 61))                  # integer divisions: a zero divisor (int64_range.ZERO_CHECKED)
+            Field("err_zero", 61),                  # integer divisions: a zero divisor (int64_range.ZERO_CHECKED)
+            Field("err_slot", 62))                  # the result's promotion slot (device/gpu_int64_promote.py)
 
 # device/trace_fusion_ew.py: a chain of up to 8 elementwise ops over up to 8 contiguous operands
 EWF = Layout("elementwise_fused",
@@ -140,7 +141,8 @@ RED = Layout("reduce",
              Field("param", 8, (4,), "f32"),         # the op's scalars (var's correction, norm's p)
              Field("kept_shape", 12, (12,)), Field("kept_stride", 24, (12,)),
              Field("red_shape", 36, (12,)), Field("red_stride", 48, (12,)),
-             Field("err_code", 60))                  # int64 sums and products (ops_int64.wgsl)
+             Field("err_code", 60),                  # int64 sums and products (ops_int64.wgsl)
+             Field("err_slot", 62))                  # the result's promotion slot (device/gpu_int64_promote.py)
 
 # wgsl/batchnorm.wgsl: x seen as (batch, channels, spatial), contiguous; running stats and the
 # affine parameters are vectors read at their offsets

@@ -28,6 +28,7 @@ import numpy as np
 
 from . import _ffi, capture, kernels
 from .gpu_errors import KernelErrors
+from .gpu_int64_promote import SLOTS, Int64Promotion
 from .gpu_replay import GraphRuntime
 
 CMD_BINDGROUP, CMD_DISPATCH, CMD_FREE_BINDGROUP = 1, 2, 3
@@ -49,7 +50,7 @@ class GPUError(RuntimeError):
     pass
 
 
-class Runtime(GraphRuntime, KernelErrors):
+class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
     def __init__(self, js, info: dict):
         self.js = js
         self.adapter = info["info"]
@@ -83,8 +84,10 @@ class Runtime(GraphRuntime, KernelErrors):
         self.graph_bytes = 0
         self.next_graph = 0
         # kernels that take indices record the first bad one here; read back with every read
-        self.err_buffer, _ = self.alloc(16)
-        self.write(self.err_buffer, 0, np.zeros(4, np.uint32))
+        # and int64 results past int32 in their slots after the header (device/gpu_int64_promote.py)
+        self._init_promotion()
+        self.err_buffer, _ = self.alloc(16 * (1 + SLOTS))
+        self.write(self.err_buffer, 0, np.zeros(4 * (1 + SLOTS), np.uint32))
         self.live_bytes = self.peak_bytes = 0
         self._init_errors()
 
@@ -126,6 +129,8 @@ class Runtime(GraphRuntime, KernelErrors):
         return bid, size
 
     def release(self, bid: int, size: int) -> None:
+        if self.i64_results:
+            self.i64_note_release(bid)
         cap = capture._active
         if cap is not None and bid in cap.owned and bid not in cap.constants:
             self.live_bytes -= size
@@ -165,6 +170,8 @@ class Runtime(GraphRuntime, KernelErrors):
 
     def write(self, bid: int, byte_offset: int, data: np.ndarray) -> None:
         """Upload host data; recorded work that uses this buffer is submitted first."""
+        if self.i64_records:
+            self.i64_note_write(bid)
         cap = capture._active
         if cap is not None:
             if bid in cap.owned:
@@ -192,8 +199,8 @@ class Runtime(GraphRuntime, KernelErrors):
         if sync and self.sync_debug_mode:
             self.note_sync(what)
         self.flush()
-        serial = self.fallible
-        promise = self._call("read", bid, byte_offset, nbytes, self.err_buffer)
+        serial, nslots = self.fallible, self.i64_next - 1
+        promise = self._call("read", bid, byte_offset, nbytes, self.err_buffer, 16 * (1 + nslots))
 
         def finish() -> bytes:
             try:
@@ -204,7 +211,7 @@ class Runtime(GraphRuntime, KernelErrors):
                 if _ffi.is_js_error(err):
                     raise GPUError(f"{what}: reading back from the GPU failed: {err}") from None
                 raise
-            return self._finish_read(_ffi.as_py_bytes(data), nbytes, what, serial)
+            return self._finish_read(_ffi.as_py_bytes(data), nbytes, what, serial, nslots, bid)
         return finish
 
     async def read_async(self, bid: int, byte_offset: int, nbytes: int, what: str) -> bytes:
@@ -213,20 +220,9 @@ class Runtime(GraphRuntime, KernelErrors):
         if self.sync_debug_mode:
             self.note_sync(what)
         self.flush()
-        serial = self.fallible
-        data = await self._call("read", bid, byte_offset, nbytes, self.err_buffer)
-        return self._finish_read(_ffi.as_py_bytes(data), nbytes, what, serial)
-
-    def _finish_read(self, raw: bytes, nbytes: int, what: str, serial: int) -> bytes:
-        """The data of a read; raises what the kernels submitted before it found (device/gpu_errors.py)."""
-        if raw[nbytes + 16:nbytes + 20] != b"\0\0\0\0":  # device errors are waiting (js/gpu.mjs read)
-            self.check_errors(what)
-        self.checked = max(self.checked, serial)
-        code, bad, size, _ = np.frombuffer(raw[nbytes:nbytes + 16], dtype=np.uint32)
-        if code:
-            self.write(self.err_buffer, 0, np.zeros(4, np.uint32))
-            raise self.kernel_error(int(code), int(np.int32(np.uint32(bad))), int(size), what)
-        return raw[:nbytes]
+        serial, nslots = self.fallible, self.i64_next - 1
+        data = await self._call("read", bid, byte_offset, nbytes, self.err_buffer, 16 * (1 + nslots))
+        return self._finish_read(_ffi.as_py_bytes(data), nbytes, what, serial, nslots, bid)
 
     def check_errors(self, what: str) -> None:
         errs = str(self._call("takeErrors"))
@@ -238,6 +234,7 @@ class Runtime(GraphRuntime, KernelErrors):
         lid = self.layouts.get(mask)
         if lid is None:
             lid = self.layouts[mask] = len(self.layouts)
+            self.lid_masks[lid] = mask
             self._call("createLayout", lid, mask)
         return lid
 
@@ -310,6 +307,8 @@ class Runtime(GraphRuntime, KernelErrors):
         pid, lid = pipe
         gx = groups if groups <= self.max_groups else self.max_groups
         gy = (groups + gx - 1) // gx
+        if self.i64_records:
+            self.i64_note_dispatch(lid, buffers)
         cap = capture._active
         self.last_recorded = self.dispatches + 1   # offer_epilogue applies to this dispatch only
         if cap is not None:
@@ -378,7 +377,8 @@ class Runtime(GraphRuntime, KernelErrors):
         out = json.loads(str(self._call("stats")))
         out.update(pipelines=len(self.pipelines), live_bytes=self.live_bytes, peak_bytes=self.peak_bytes,
                    pooled_bytes=self.pooled_bytes, graph_bytes=self.graph_bytes, js_calls=_ffi.calls, dispatches_recorded=self.dispatches,
-                   error_sites=len(self.error_sites), fallible_dispatches=self.fallible)
+                   error_sites=len(self.error_sites), fallible_dispatches=self.fallible,
+                   promotions=self.promotions)
         return out
 
 

@@ -404,24 +404,25 @@ export function createBackend() {
   }
 
   // Copies nbytes from a storage buffer into a fresh Uint8Array (after everything flushed so far),
-  // followed by the 16 bytes of the error buffer errId (kernels record bad indices there) and a
-  // uint32 count of the device errors pending in takeErrors().
-  async function read(id, byteOffset, nbytes, errId) {
+  // followed by the first errBytes bytes of the error buffer errId (kernels record bad indices there, and
+  // int64 results past int32 in the slots after its 16-byte header) and a uint32 count of the device
+  // errors pending in takeErrors().
+  async function read(id, byteOffset, nbytes, errId, errBytes = 16) {
     const dev = S.device;
     const start = byteOffset & ~3, end = (byteOffset + nbytes + 3) & ~3, size = Math.max(4, end - start);
-    const st = stagingBuffer(size + 16);
+    const st = stagingBuffer(size + errBytes);
     const enc = dev.createCommandEncoder();
     if (nbytes > 0) enc.copyBufferToBuffer(S.buffers[id], start, st, 0, size);
-    enc.copyBufferToBuffer(S.buffers[errId], 0, st, size, 16);
+    enc.copyBufferToBuffer(S.buffers[errId], 0, st, size, errBytes);
     dev.queue.submit([enc.finish()]);
     S.stats.submits++;
-    await st.mapAsync(GPUMapMode.READ, 0, size + 16);
-    const mapped = st.getMappedRange(0, size + 16);
-    const out = new Uint8Array(nbytes + 20);
+    await st.mapAsync(GPUMapMode.READ, 0, size + errBytes);
+    const mapped = st.getMappedRange(0, size + errBytes);
+    const out = new Uint8Array(nbytes + errBytes + 4);
     out.set(new Uint8Array(mapped, byteOffset - start, nbytes), 0);
-    out.set(new Uint8Array(mapped, size, 16), nbytes);
+    out.set(new Uint8Array(mapped, size, errBytes), nbytes);
     // then how many device errors wait in takeErrors(): Python asks for them only when there are some
-    new DataView(out.buffer).setUint32(nbytes + 16, S.errors.length + (S.lost ? 1 : 0), true);
+    new DataView(out.buffer).setUint32(nbytes + errBytes, S.errors.length + (S.lost ? 1 : 0), true);
     st.unmap();
     if (S.staging.length < 8 && size <= (64 << 20)) S.staging.push(st); else st.destroy();
     return out;

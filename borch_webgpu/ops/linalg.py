@@ -5,9 +5,10 @@ over broadcast batch dims, whose backward is made of the same products. The ops 
 shape checks, views and reshapes. On ``webgpu`` the core runs wgsl/matmul.wgsl on the operands'
 own strides (device/gpu_matmul.py: transposed or sliced operands are not copied); on ``cpu`` it
 runs the numpy reference :func:`_np_gemm`. int32 products accumulate in int32 and wrap, as
-PyTorch's do. int64 (held as int32) never wraps: the cpu device accumulates in numpy's int64 and
-raises ``OverflowError`` when the result does not fit; on webgpu the products and their sum are exact
-in two 32-bit words (device/gpu_matmul_int64.py) and the same result raises (device/int64_range.py).
+PyTorch's do. int64 never wraps below 2**63: the cpu device accumulates in numpy's int64; on webgpu
+the products and their sum are exact in two 32-bit words (device/gpu_matmul_int64.py) and a result past
+int32 moves to the host at its first read, or raises ``OverflowError`` when a later GPU op used it
+first (device/int64_range.py).
 """
 from __future__ import annotations
 

@@ -3,8 +3,8 @@ cpu device (numpy) and on WebGPU (wgsl/scan.wgsl and wgsl/sort.wgsl through devi
 
 Semantics are PyTorch's (2.13, CPU):
 - cumsum/cumprod: integers and bools accumulate in int64 (64 bits on both devices: two 32-bit words
-  on WebGPU); an int64 result is numpy's int64 on cpu, and on WebGPU one past int32 raises
-  ``OverflowError`` (device/int64_range.py); float32 accumulates in double precision (emulated on WebGPU) and is rounded once.
+  on WebGPU); an int64 result is numpy's int64 on cpu, and on WebGPU one past int32 moves to the host at
+  its first read (or raises ``OverflowError`` when a later GPU op used it first: device/int64_range.py); float32 accumulates in double precision (emulated on WebGPU) and is rounded once.
 - sort orders NaN above +inf (last ascending, first descending) and treats -0.0 and +0.0 as equal.
   Every sort here is stable: ``stable=False`` gives the stable result too. PyTorch allows any order
   of ties then (its CPU kernel keeps index order on short rows only), so with ties and

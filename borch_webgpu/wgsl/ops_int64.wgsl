@@ -47,20 +47,24 @@ fn w_ipow(a: i32, n: i32) -> vec2<u32> {
   return r;
 }
 
-// the first failure of a dispatch: its code and two words (a weak exchange may fail spuriously: retried
-// until some failure holds the buffer)
-fn record(code: u32, a: u32, b: u32) {
+// the first failure of a dispatch: its code and two words, at word `at` of the error buffer (a weak
+// exchange may fail spuriously: retried until some failure holds those words)
+fn record_at(at: u32, code: u32, a: u32, b: u32) {
   loop {
-    let r = atomicCompareExchangeWeak(&err[0], 0u, code);
+    let r = atomicCompareExchangeWeak(&err[at], 0u, code);
     if (r.exchanged) {
-      atomicStore(&err[1], a);
-      atomicStore(&err[2], b);
+      atomicStore(&err[at + 1u], a);
+      atomicStore(&err[at + 2u], b);
       break;
     }
     if (r.old_value != 0u) { break; }
   }
 }
-fn report(a: u32, b: u32) { record(pu(60u), a, b); }
+fn record(code: u32, a: u32, b: u32) { record_at(0u, code, a, b); }
+// a result past int32: in the header (raised at the next read), or in the dispatch's own slot (uniform
+// word 62), whose result the next read moves to the host when no later kernel used it
+// (device/gpu_int64_promote.py)
+fn report(a: u32, b: u32) { record_at(4u * pu(62u), pu(60u), a, b); }
 // an integer division by zero, any integer type (the blocks of int64_range.ZERO_CHECKED, here and in
 // ops_binary.wgsl, always bind the error buffer): the code in uniform word 61, the dividend's bits
 fn zero_div(a: u32) { record(pu(61u), a, 0u); }

@@ -25,12 +25,13 @@ def main() -> None:
     if torch.__version__.split("+")[0] != TORCH_VERSION:
         sys.exit(f"int64.json comes from torch {TORCH_VERSION}; this is {torch.__version__}")
     out = []
-    for name, ops, expr, *host in CASES:
+    for name, ops, expr, *marks in CASES:
+        marked = {"host": "host" in marks, "moves": "moves" in marks, "used": "used" in marks}
         try:
             r = eval(expr, {"torch": torch, "dev": "cpu"})  # noqa: S307 - our own list
         except Exception as e:  # noqa: BLE001 - PyTorch's refusal is the golden
             out.append({"id": name, "ops": list(ops), "expr": expr, "raises": type(e).__name__, "message": str(e),
-                        "fits": True, "host": bool(host)})
+                        "fits": True, **marked})
             continue
         if isinstance(r, str):  # printing
             value, dtype, fits = r, "str", True
@@ -38,7 +39,7 @@ def main() -> None:
             value, dtype = r.tolist(), str(r.dtype)
             fits = r.dtype != torch.int64 or all(INT32[0] <= x <= INT32[1] for x in _flat(value))
         out.append({"id": name, "ops": list(ops), "expr": expr, "dtype": dtype, "value": value, "fits": fits,
-                    "host": bool(host)})
+                    **marked})
     (HERE / "int64.json").write_text(json.dumps({"torch": torch.__version__, "cases": out}, indent=1) + "\n")
     print(f"{len(out)} cases written to {HERE / 'int64.json'}")
 

@@ -1,18 +1,23 @@
 """int64 arithmetic at and past int32's range: one expression each, run with ``torch`` bound to real
 PyTorch (generate_int64.py records the int64 result) and to borch_webgpu (replay_int64.py). On ``cpu``
 int64 is numpy's int64, so every case must give PyTorch's value exactly. On ``webgpu`` a result that
-fits int32 must be PyTorch's exactly (also when partial sums or products did not fit); one that does
-not must be PyTorch's exactly when the case is marked HOST (its values enter past int32 or meet a
-tensor held on the host: computed there, device/int64_range.py), else (a GPU kernel whose exact result
-leaves int32) raise OverflowError naming the op, never a wrapped value. Each case: (id, the ops our
-error may name, expression[, HOST]); ``dev`` is the device tensors are made on. int32 cases keep
-PyTorch's wrap-around."""
+fits int32 must be PyTorch's exactly (also when partial sums or products did not fit); so must one
+marked HOST (its values enter past int32 or meet a tensor held on the host: computed there,
+device/int64_range.py) and one marked MOVES (a GPU kernel's exact result leaves int32 and is read before
+another kernel uses it: it moves to the host at that read, device/gpu_int64_promote.py). One marked
+USED (a later GPU kernel used the wrapped result before any read) must raise OverflowError naming the op
+and the line, never a wrapped value, except with launch blocking (the op itself waits, so its result
+moves at once). Any other case past int32 (an in-place result, a conversion, an accumulating put) must
+raise OverflowError naming the op. Each case: (id, the ops our error may name, expression[, HOST | MOVES
+| USED]); ``dev`` is the device tensors are made on. int32 cases keep PyTorch's wrap-around."""
 
 HOST = "host"
+MOVES = "moves"
+USED = "used"
 NODEV = ".replace(\", device='webgpu:0'\", '')"
 BIG = "2**31 - 1"
 CASES = [
-    ("arange sum", ("sum",), "torch.arange(70000, device=dev).sum()"),
+    ("arange sum", ("sum",), "torch.arange(70000, device=dev).sum()", MOVES),
     ("arange sum fits", ("sum",), "(torch.arange(70000, device=dev) - 35000).sum()"),
     ("sum partials past int32", ("sum",),
      "torch.cat([torch.full((5000,), 2**30, device=dev), torch.full((5000,), -2**30, device=dev), "
@@ -20,40 +25,40 @@ CASES = [
     ("sum long rows split", ("sum",),
      "torch.cat([torch.full((100000,), 2**30, device=dev), torch.full((100000,), -2**30, device=dev)]).sum()"),
     ("sum dim", ("sum",), "torch.tensor([[2**30, 2**30, -2**30], [1, 2, 3]], device=dev).sum(1)"),
-    ("sum dim overflow", ("sum",), "torch.tensor([[2**30, 2**30], [1, 2]], device=dev).sum(1)"),
-    ("sum of int32 is int64", ("sum",), f"torch.tensor([{BIG}, 1], dtype=torch.int32, device=dev).sum()"),
-    ("sum negative overflow", ("sum",), "torch.full((3,), -2**30, device=dev).sum()"),
-    ("add", ("add",), f"torch.tensor([{BIG}], device=dev) + 1"),
-    ("add tensors", ("add",), f"torch.tensor([{BIG}, 0], device=dev) + torch.tensor([1, 5], device=dev)"),
+    ("sum dim overflow", ("sum",), "torch.tensor([[2**30, 2**30], [1, 2]], device=dev).sum(1)", MOVES),
+    ("sum of int32 is int64", ("sum",), f"torch.tensor([{BIG}, 1], dtype=torch.int32, device=dev).sum()", MOVES),
+    ("sum negative overflow", ("sum",), "torch.full((3,), -2**30, device=dev).sum()", MOVES),
+    ("add", ("add",), f"torch.tensor([{BIG}], device=dev) + 1", MOVES),
+    ("add tensors", ("add",), f"torch.tensor([{BIG}, 0], device=dev) + torch.tensor([1, 5], device=dev)", MOVES),
     ("add fits", ("add",), f"torch.tensor([{BIG}], device=dev) + -1"),
-    ("add alpha", ("add",), "torch.add(torch.tensor([1], device=dev), torch.tensor([2**30], device=dev), alpha=2)"),
+    ("add alpha", ("add",), "torch.add(torch.tensor([1], device=dev), torch.tensor([2**30], device=dev), alpha=2)", MOVES),
     ("add_ in place", ("add",), f"torch.tensor([{BIG}], device=dev).add_(1)"),
-    ("sub", ("sub",), "torch.tensor([-2**31], device=dev) - 1"),
-    ("mul", ("mul",), "torch.tensor([70000], device=dev) * 70000"),
+    ("sub", ("sub",), "torch.tensor([-2**31], device=dev) - 1", MOVES),
+    ("mul", ("mul",), "torch.tensor([70000], device=dev) * 70000", MOVES),
     ("mul fits", ("mul",), "torch.tensor([46340], device=dev) * 46340"),
     ("mul negative", ("mul",), "torch.tensor([-65536], device=dev) * torch.tensor([32768], device=dev)"),
     ("mul_ in place", ("mul",), "torch.tensor([70000], device=dev).mul_(70000)"),
-    ("neg", ("neg",), "-torch.tensor([-2**31], device=dev)"),
-    ("abs", ("abs",), "torch.tensor([-2**31, 5], device=dev).abs()"),
+    ("neg", ("neg",), "-torch.tensor([-2**31], device=dev)", MOVES),
+    ("abs", ("abs",), "torch.tensor([-2**31, 5], device=dev).abs()", MOVES),
     ("abs fits", ("abs",), "torch.tensor([-2**31 + 1, -5], device=dev).abs()"),
-    ("square", ("square", "mul", "pow"), "torch.tensor([70000], device=dev).square()"),
-    ("pow scalar", ("pow",), "torch.tensor([3], device=dev) ** 20"),
+    ("square", ("square", "mul", "pow"), "torch.tensor([70000], device=dev).square()", MOVES),
+    ("pow scalar", ("pow",), "torch.tensor([3], device=dev) ** 20", MOVES),
     ("pow scalar fits", ("pow",), "torch.tensor([3], device=dev) ** 19"),
-    ("pow tensor", ("pow",), "torch.tensor([3, 2], device=dev) ** torch.tensor([20, 3], device=dev)"),
+    ("pow tensor", ("pow",), "torch.tensor([3, 2], device=dev) ** torch.tensor([20, 3], device=dev)", MOVES),
     ("pow negative base", ("pow",), "torch.tensor([-2], device=dev) ** 31"),
-    ("pow negative base overflow", ("pow",), "torch.tensor([-2], device=dev) ** 32"),
-    ("floor_divide min by -1", ("floor_divide", "div"), "torch.tensor([-2**31], device=dev) // -1"),
-    ("prod", ("prod",), "torch.tensor([70000, 70000], device=dev).prod()"),
+    ("pow negative base overflow", ("pow",), "torch.tensor([-2], device=dev) ** 32", MOVES),
+    ("floor_divide min by -1", ("floor_divide", "div"), "torch.tensor([-2**31], device=dev) // -1", MOVES),
+    ("prod", ("prod",), "torch.tensor([70000, 70000], device=dev).prod()", MOVES),
     ("prod past int32 then 0", ("prod",), "torch.tensor([70000, 70000, 0], device=dev).prod()"),
     ("prod dim", ("prod",), "torch.tensor([[2**16, 2**16, 0], [1, 2, 3]], device=dev).prod(1)"),
-    ("cumsum", ("cumsum",), f"torch.tensor([{BIG}, 1, -1], device=dev).cumsum(0)"),
+    ("cumsum", ("cumsum",), f"torch.tensor([{BIG}, 1, -1], device=dev).cumsum(0)", MOVES),
     ("cumsum fits", ("cumsum",), f"torch.tensor([{BIG}, -1, -5], device=dev).cumsum(0)"),
-    ("cumsum long row", ("cumsum",), "torch.full((20000,), 2**20, device=dev).cumsum(0)[-3:]"),
+    ("cumsum long row", ("cumsum",), "torch.full((20000,), 2**20, device=dev).cumsum(0)[-3:]", MOVES),
     ("cumsum long row fits", ("cumsum",),
      "torch.cat([torch.full((10000,), 2**16, device=dev), torch.full((10000,), -2**16, device=dev)]).cumsum(0)[-3:]"),
-    ("cumprod", ("cumprod",), "torch.tensor([65536, 65536, 0], device=dev).cumprod(0)"),
+    ("cumprod", ("cumprod",), "torch.tensor([65536, 65536, 0], device=dev).cumprod(0)", MOVES),
     ("cumprod fits", ("cumprod",), "torch.tensor([65536, 16384, 1], device=dev).cumprod(0)"),
-    ("matmul", ("matmul",), "torch.tensor([[40000, 40000]], device=dev) @ torch.tensor([[40000], [40000]], device=dev)"),
+    ("matmul", ("matmul",), "torch.tensor([[40000, 40000]], device=dev) @ torch.tensor([[40000], [40000]], device=dev)", MOVES),
     ("matmul fits", ("matmul",), "torch.tensor([[2, 3]], device=dev) @ torch.tensor([[4], [5]], device=dev)"),
     # products and partial sums past int32 whose exact result fits: PyTorch's value on both devices
     ("matmul products past int32, result fits", ("matmul",),
@@ -63,12 +68,12 @@ CASES = [
     ("mm products past int32", ("matmul", "mm"),
      f"torch.mm(torch.tensor([[{BIG}, -({BIG})], [-2**31, {BIG}]], device=dev), torch.tensor([[1, 3], [1, 3]], device=dev))"),
     ("mm overflow", ("matmul", "mm"),
-     f"torch.mm(torch.tensor([[{BIG}, {BIG}]], device=dev), torch.tensor([[1], [1]], device=dev))"),
+     f"torch.mm(torch.tensor([[{BIG}, {BIG}]], device=dev), torch.tensor([[1], [1]], device=dev))", MOVES),
     ("bmm partial sums past int32", ("matmul", "bmm"),
      "torch.bmm(torch.stack([torch.full((1, 6), 2**30, device=dev), torch.full((1, 6), 5, device=dev)]), "
      "torch.tensor([[[1], [1], [1], [-1], [-1], [-1]], [[1], [2], [3], [4], [5], [6]]], device=dev))"),
     ("bmm overflow in the second batch", ("matmul", "bmm"),
-     "torch.bmm(torch.full((2, 1, 2), 2**30, device=dev), torch.tensor([[[1], [-1]], [[1], [1]]], device=dev))"),
+     "torch.bmm(torch.full((2, 1, 2), 2**30, device=dev), torch.tensor([[[1], [-1]], [[1], [1]]], device=dev))", MOVES),
     ("mv products past int32", ("matmul", "mv"),
      "torch.mv(torch.tensor([[65536, 65536], [1, 2]], device=dev), torch.tensor([65536, -65536], device=dev))"),
     ("dot products past int32", ("matmul", "dot"),
@@ -85,18 +90,18 @@ CASES = [
     ("einsum contraction products past int32", ("matmul", "einsum"),
      "torch.einsum('ij,jk->ik', torch.tensor([[70000, 70000]], device=dev), torch.tensor([[70000], [-70000]], device=dev))"),
     ("tensordot overflow", ("matmul", "tensordot"),
-     "torch.tensordot(torch.tensor([[70000, 70000]], device=dev), torch.tensor([[70000], [70000]], device=dev), 1)"),
+     "torch.tensordot(torch.tensor([[70000, 70000]], device=dev), torch.tensor([[70000], [70000]], device=dev), 1)", MOVES),
     ("int32 matmul wraps", (),
      "torch.tensor([[2**16, 2**16]], dtype=torch.int32, device=dev) @ torch.tensor([[2**16], [3]], dtype=torch.int32, "
      "device=dev)"),
     ("float to long", ("to(torch.int64)",), "torch.tensor([3e9, 1.0], device=dev).long()"),
     ("float to long fits", ("to(torch.int64)",), "torch.tensor([-2147483648.0, 2147483520.0], device=dev).long()"),
-    ("dot", ("matmul",), "torch.dot(torch.tensor([40000, 40000], device=dev), torch.tensor([40000, 40000], device=dev))"),
+    ("dot", ("matmul",), "torch.dot(torch.tensor([40000, 40000], device=dev), torch.tensor([40000, 40000], device=dev))", MOVES),
     ("einsum", ("matmul",),
-     "torch.einsum('i,i->', torch.tensor([40000, 40000], device=dev), torch.tensor([40000, 40000], device=dev))"),
-    ("outer", ("outer", "mul"), "torch.outer(torch.tensor([70000], device=dev), torch.tensor([70000], device=dev))"),
-    ("trace", ("trace", "sum"), "torch.tensor([[2**30, 0], [0, 2**30]], device=dev).trace()"),
-    ("nansum", ("nansum", "sum"), "torch.nansum(torch.tensor([2**30, 2**30], device=dev))"),
+     "torch.einsum('i,i->', torch.tensor([40000, 40000], device=dev), torch.tensor([40000, 40000], device=dev))", MOVES),
+    ("outer", ("outer", "mul"), "torch.outer(torch.tensor([70000], device=dev), torch.tensor([70000], device=dev))", MOVES),
+    ("trace", ("trace", "sum"), "torch.tensor([[2**30, 0], [0, 2**30]], device=dev).trace()", MOVES),
+    ("nansum", ("nansum", "sum"), "torch.nansum(torch.tensor([2**30, 2**30], device=dev))", MOVES),
     ("index_add", ("index_add",),
      "torch.zeros(2, dtype=torch.long, device=dev).index_add(0, torch.tensor([0, 0, 1], device=dev), "
      "torch.tensor([2**30, 2**30, 1], device=dev))"),
@@ -199,6 +204,30 @@ CASES = [
     ("index_add_ past int32", (),
      "torch.zeros(5, device=dev).index_add_(0, torch.tensor([2**40], device=dev), torch.ones(1, device=dev))", HOST),
     ("index by a held view in range", (), "torch.arange(5, device=dev)[torch.tensor([2**40, 3], device=dev)[1:]]", HOST),
+    # a GPU result past int32 read first (item, tolist, print) moves to the host, exact: further ops on it
+    # give PyTorch's values (a result that fits goes back to the GPU)
+    ("sum read, then further ops", ("sum",),
+     f"(lambda s: f'{{s.item()}} {{s + 1}} {{s * 2}} {{s.tolist()}} {{s}} {{s - 2449965000}}')"
+     f"(torch.arange(70000, device=dev).sum()){NODEV}", MOVES),
+    ("add read, then further ops", ("add",),
+     f"(lambda a: f'{{a.tolist()}} {{a + 1}} {{a * 2}} {{a - 2**31}} {{a.dtype}}')(torch.tensor([{BIG}], device=dev) + 1)"
+     f"{NODEV}", MOVES),
+    ("cumsum read, then further ops", ("cumsum",),
+     f"(lambda c: f'{{c[-1].item()}} {{c[-2:] + 1}} {{c.sum()}} {{c[:2]}}')"
+     f"(torch.full((20000,), 2**20, device=dev).cumsum(0)){NODEV}", MOVES),
+    ("prod read, then further ops", ("prod",),
+     f"(lambda p: f'{{p}} {{p // 70000}} {{p * 2}} {{p.tolist()}}')(torch.tensor([70000, 70000], device=dev).prod())"
+     f"{NODEV}", MOVES),
+    ("matmul read, then further ops", ("matmul",),
+     f"(lambda m: f'{{m.tolist()}} {{m + 1}} {{m.sum()}} {{m.t()}}')"
+     f"(torch.tensor([[40000, 40000], [1, 2]], device=dev) @ torch.tensor([[40000], [40000]], device=dev)){NODEV}",
+     MOVES),
+    ("mul printed", ("mul",), f"str(torch.tensor([70000, 3], device=dev) * 70000){NODEV}", MOVES),
+    # used by a later GPU kernel before any read: the wrapped words went on, so it raises
+    ("sum used on the GPU before a read", ("sum",), "torch.arange(70000, device=dev).sum() + 1", USED),
+    ("add used on the GPU before a read", ("add",), f"(torch.tensor([{BIG}], device=dev) + 1) * 2", USED),
+    ("matmul used on the GPU before a read", ("matmul",),
+     "(torch.tensor([[40000, 40000]], device=dev) @ torch.tensor([[40000], [40000]], device=dev)).neg()", USED),
     # printing as PyTorch prints large ints (the device suffix of a WebGPU tensor left out)
     ("print past int32", (), f"repr(torch.tensor([2**40, 1, -5], device=dev)){NODEV}", HOST),
     ("print 2-D past int32", (), f"repr(torch.tensor([[2**40, 1], [-5, -2**63]], device=dev)){NODEV}", HOST),

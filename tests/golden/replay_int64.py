@@ -5,7 +5,9 @@ line per mismatch and ``int64: N passed, N failed [device ...]``.
 Each case runs as a one-line file ``<id>`` inside ``try:`` / ``with torch.scope():``, and its value is
 read inside the scope. A case PyTorch refuses must raise its exception and message on both devices. On ``cpu`` (numpy's int64) every case must be PyTorch's value and dtype exactly.
 On ``webgpu`` so must a result that fits int32 and one of a case marked ``host`` (values past int32 are
-held on the host); another result past int32 (a GPU kernel's) must raise OverflowError whose message
+held on the host) or ``moves`` (a GPU kernel's result past int32, read first: it moves to the host), and
+one marked ``used`` with launch blocking; another result past int32 (a GPU kernel's, used by a later
+kernel before any read, written in place, converted or accumulated) must raise OverflowError whose message
 starts with one of the case's ops and says it does not fit, never a value, with the op and
 ``<id>:1`` (at the scope's end, or by the line with launch blocking). After each case the device must
 still work."""
@@ -46,7 +48,8 @@ def check(case: dict, device: str, launch_blocking: bool = False) -> str | None:
         if err is None or (type(err).__name__, str(err)) != (case["raises"], case["message"]):
             got = "nothing" if err is None else f"{type(err).__name__}: {err}"
             return f"raised {got}; PyTorch raises {case['raises']}: {case['message']}"
-    elif case["fits"] or case["host"] or device == "cpu":
+    elif case["fits"] or case["host"] or case.get("moves") or (case.get("used") and launch_blocking) or \
+            device == "cpu":
         if err is not None:
             return f"raised {type(err).__name__}: {err}; PyTorch gives {case['value']}"
         if value != (case["value"], case["dtype"]):

@@ -29,8 +29,8 @@ CASES = replay_int64.load()["cases"]
 
 def test_every_case_is_frozen():
     import int64_cases
-    assert [(c[0], list(c[1]), c[2], len(c) > 3) for c in int64_cases.CASES] == \
-        [(c["id"], c["ops"], c["expr"], c["host"]) for c in CASES], \
+    assert [(c[0], list(c[1]), c[2], c[3] if len(c) > 3 else None) for c in int64_cases.CASES] == \
+        [(c["id"], c["ops"], c["expr"], next((m for m in ("host", "moves", "used") if c[m]), None)) for c in CASES], \
         "int64_cases.py changed: run python tests/golden/generate_int64.py (needs torch==2.13.0)"
     assert {c["fits"] for c in CASES} == {True, False} and {c["host"] for c in CASES if not c["fits"]} == {True, False}
 
@@ -186,3 +186,140 @@ def test_webgpu_int64_that_fits_costs_no_host_work(fake_webgpu):
     finally:
         host64.CPU.elementwise = orig
     assert calls == [] and isinstance(r._storage, GPUStorage)
+
+
+# ---- promote at first read (device/gpu_int64_promote.py), through a JS backend that keeps buffer bytes ----
+class _MemJS:
+    """Buffers as bytes: uploads land, reads return them followed by the error buffer; no kernel runs (a
+    test writes what a kernel would record into the error buffer's slots itself)."""
+
+    def __init__(self):
+        self.mem, self.writes = {}, []
+
+    def createBuffer(self, bid, size):
+        self.mem[bid] = bytearray(size)
+
+    def write(self, bid, off, raw):
+        self.writes.append(bid)
+        self.mem[bid][off:off + len(raw)] = bytes(raw)
+
+    def read(self, bid, off, n, err, err_bytes):
+        return bytes(self.mem[bid][off:off + n]) + bytes(self.mem[err][:err_bytes]) + b"\0\0\0\0"
+
+    def __getattr__(self, name):
+        return lambda *args: None
+
+
+@pytest.fixture
+def mem_webgpu(monkeypatch, no_blocking):
+    from borch_webgpu.device import _ffi, gpu_backend, webgpu
+    from borch_webgpu.device.gpu_backend import GPUBackend
+    monkeypatch.setattr(_ffi, "wait", lambda promise, what: promise)
+    monkeypatch.setattr(_ffi, "as_py_bytes", lambda data: data)
+    js = _MemJS()
+    rt = webgpu.Runtime(js, {"info": {}, "features": [], "limits": {
+        "maxComputeWorkgroupsPerDimension": 65535, "maxStorageBufferBindingSize": 1 << 20, "maxBufferSize": 1 << 20}})
+    monkeypatch.setattr(gpu_backend, "_backend", GPUBackend(rt))
+    monkeypatch.setattr(webgpu, "_runtime", rt)
+    return rt, js
+
+
+def _overflow(rt, js, slot: int, value: int, op: str | None = None) -> None:
+    """What the kernel of `slot` records when its result `value` leaves int32: its code (the site of `op`, by
+    default the last one made), low and high words."""
+    code = len(rt.error_sites) if op is None else 1 + [site[2] for site in rt.error_sites].index(op)
+    js.mem[rt.err_buffer][16 * slot:16 * slot + 12] = np.array(
+        [code, value & 0xFFFFFFFF, (value >> 32) & 0xFFFFFFFF], np.uint32).tobytes()
+
+
+def test_webgpu_result_past_int32_read_first_moves_to_the_host_exact(mem_webgpu):
+    from borch_webgpu.device.cpu import CPUStorage
+    rt, js = mem_webgpu
+    x = torch.tensor([2 ** 30, 2 ** 30, 5], device="webgpu")
+    s = x.sum()
+    v = s.view(1)                                   # a view shares the storage: it moves too
+    assert rt.i64_next == 2                         # slot 1 is the sum's
+    _overflow(rt, js, 1, 2 ** 31 + 5)
+    assert s.item() == 2 ** 31 + 5 and isinstance(s._storage, CPUStorage) and s._storage.held
+    assert v._storage is s._storage and str(s.device) == "webgpu:0"
+    assert (s + 1).item() == 2 ** 31 + 6 and (s * 2).tolist() == 2 ** 32 + 10 and repr(s).startswith("tensor(2147483653")
+    assert rt.i64_next == 1 and rt.i64_records == [] and rt.promotions == 1
+    assert js.mem[rt.err_buffer][16:32] == bytes(16)          # the slot is cleared for the next dispatches
+
+
+def test_webgpu_cumsum_and_matmul_past_int32_move_to_the_host(mem_webgpu):
+    rt, js = mem_webgpu
+    c = torch.tensor([2 ** 31 - 1, 1, -1], device="webgpu").cumsum(0)
+    m = torch.tensor([[40000, 40000]], device="webgpu") @ torch.tensor([[40000], [40000]], device="webgpu")
+    _overflow(rt, js, 1, 2 ** 31, "cumsum")
+    _overflow(rt, js, 2, 3200000000, "matmul")
+    assert c[1:].tolist() == [2 ** 31, 2 ** 31 - 1] and m.tolist() == [[3200000000]]
+
+
+def test_webgpu_result_past_int32_used_by_a_later_kernel_raises_with_op_and_line(mem_webgpu):
+    rt, js = mem_webgpu
+    s = torch.arange(70000, device="webgpu").sum()
+    line = sys._getframe().f_lineno - 1
+    t = s + 1                                        # a GPU kernel reads the wrapped words
+    _overflow(rt, js, 1, 2449965000, "sum")
+    with pytest.raises(OverflowError) as e:
+        t.item()
+    msg = str(e.value)
+    assert msg.startswith("sum: the int64 result 2449965000 does not fit in int32") and "a later GPU op used it" in msg
+    assert f"(sum at {__file__}:{line}; found by a WebGPU kernel, raised at Tensor.item())" in msg
+    assert rt.i64_next == 1 and rt.i64_records == [] and js.mem[rt.err_buffer][:32] == bytes(32)
+    assert torch.tensor([4, 5], device="webgpu").tolist() == [4, 5]   # the device goes on
+
+
+def test_webgpu_result_past_int32_refuses_when_an_operand_changed_or_a_non_tensor_holds_it(mem_webgpu):
+    rt, js = mem_webgpu
+    x = torch.tensor([2 ** 31 - 1], device="webgpu")
+    a = x + 1
+    x.fill_(3)                                       # the operand changed: nothing to recompute from
+    _overflow(rt, js, 1, 2 ** 31)
+    with pytest.raises(OverflowError, match="changed its operands"):
+        a.tolist()
+    b = torch.tensor([70000], device="webgpu") * 70000
+    keep = [b._storage]                              # held outside a tensor: it could not move
+    _overflow(rt, js, 1, 4900000000)
+    with pytest.raises(OverflowError, match="could not move to the host"):
+        b.tolist()
+    assert keep
+
+
+def test_webgpu_int64_without_overflow_adds_no_upload_and_dropped_results_are_forgotten(mem_webgpu):
+    rt, js = mem_webgpu
+    i = torch.tensor([1, 2, 3], device="webgpu")
+    n = len(js.writes)
+    j = i + 1
+    assert j.tolist() == [0, 0, 0]                   # (no kernel runs here: the fake output is zeros)
+    assert js.writes[n:] == [] and rt.i64_next == 1 and rt.i64_results == {} and rt.i64_inputs == {}
+    (i * 70000).sum()                                # dropped before any read: nothing to move
+    _overflow(rt, js, 2, 2 ** 33)
+    assert i.tolist() == [1, 2, 3] and rt.promotions == 0
+
+
+def test_webgpu_promotion_slots_run_out_and_captures_keep_raising(mem_webgpu):
+    from borch_webgpu.device import gpu_int64_promote
+    rt, js = mem_webgpu
+    i = torch.tensor([1, 2, 3], device="webgpu")
+    keep = [i + 1 for _ in range(gpu_int64_promote.SLOTS)]
+    assert rt.i64_next == gpu_int64_promote.SLOTS + 1 and rt.i64_reserve() == 0
+    assert keep[-1].tolist() == [0, 0, 0] and rt.i64_next == 1
+
+
+def test_webgpu_results_that_read_a_used_overflow_do_not_move_and_graph_replays_consume(mem_webgpu):
+    from borch_webgpu.device.gpu_backend import GPUStorage
+    rt, js = mem_webgpu
+    a = torch.tensor([2 ** 31 - 1], device="webgpu") + 1
+    b = a * 2                                        # read a's wrapped words
+    _overflow(rt, js, 1, 2 ** 31, "add")
+    _overflow(rt, js, 2, -2 ** 32, "mul")
+    with pytest.raises(OverflowError, match="^add: "):
+        b.tolist()
+    assert isinstance(a._storage, GPUStorage) and isinstance(b._storage, GPUStorage) and rt.promotions == 0
+    s = torch.tensor([70000], device="webgpu") * 70000
+    rt.i64_note_buffers([s._storage.bid])            # what a graph replay over s's buffer reports
+    _overflow(rt, js, 1, 4900000000, "mul")
+    with pytest.raises(OverflowError, match="a later GPU op used it"):
+        s.tolist()
