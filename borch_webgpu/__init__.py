@@ -28,6 +28,7 @@ from . import optim
 from . import ao
 from ._compile import compile  # noqa: A004
 from . import _dynamo, compiler
+from . import fx
 from . import accelerator, backends
 
 

@@ -79,7 +79,7 @@ class GraphModule(Module):
         ...         node.target = torch.sigmoid
         >>> _ = gm.recompile()
         >>> print(gm.code.strip().splitlines()[1].strip())
-        sigmoid = torch.sigmoid(x);  x = None
+        relu = torch.sigmoid(x);  x = None
     """
 
     def __new__(cls, *args, **kwargs):

@@ -240,3 +240,18 @@ def concrete_flag(torch):
 
 
 ERRORS = {"control_flow": control_flow, "iterate": iterate, "length": length}
+
+
+# ---- subgraph_rewriter.replace_pattern ---------------------------------------------------------------
+def rewrite(torch):
+    def f(x, y):
+        a = torch.relu(torch.add(x, y))
+        b = torch.relu(torch.add(a, 2))
+        return torch.relu(torch.add(b, x)) + a
+
+    def pattern(a, b):
+        return torch.relu(torch.add(a, b))
+
+    def replacement(a, b):
+        return torch.sigmoid(torch.mul(a, b))
+    return f, pattern, replacement, [(3, 4), (3, 4)]

@@ -126,6 +126,14 @@ def main() -> None:
         g.graph.erase_node(next(n for n in g.graph.nodes if n.op == "placeholder"))
     except Exception as e:  # noqa: BLE001
         gold["errors"]["erase_used"] = [type(e).__module__ + "." + type(e).__qualname__, str(e)]
+    f, pattern, replacement, shapes = fx_cases.rewrite(torch)
+    gm = fx.symbolic_trace(f)
+    matches = fx.replace_pattern(gm, pattern, replacement)
+    xs = inputs_for(shapes)
+    gold["rewrite"] = {"code": gm.code, "graph": str(gm.graph),
+                       "matches": [[m.anchor.name, [[str(k), str(v)] for k, v in m.nodes_map.items()]] for m in matches],
+                       "outputs": encode_outputs(gm(*[torch.from_numpy(x) for x in xs])),
+                       "inputs": [encode(x) for x in xs]}
     (HERE / "fx.json").write_text(json.dumps(gold, indent=1) + "\n")
     print(f"wrote fx.json: {len(gold['cases'])} cases, {len(gold['transforms'])} transforms, "
           f"{len(gold['errors'])} errors")

@@ -169,6 +169,19 @@ def check_concrete(gold: dict, device: str) -> list[str]:
     return errs + compare_outputs("concrete", gm(torch.ones(2, device=device), False), want["outputs"])
 
 
+def check_rewrite(gold: dict, device: str) -> list[str]:
+    want = gold["rewrite"]
+    f, pattern, replacement, _ = fx_cases.rewrite(torch)
+    gm = fx.symbolic_trace(f)
+    matches = fx.replace_pattern(gm, pattern, replacement)
+    got = [[m.anchor.name, [[str(k), str(v)] for k, v in m.nodes_map.items()]] for m in matches]
+    errs = [] if got == want["matches"] else [f"replace_pattern matches: got {got}, PyTorch {want['matches']}"]
+    errs += check_text("replace_pattern code", gm.code, want["code"])
+    errs += check_text("replace_pattern graph", str(gm.graph), want["graph"])
+    xs = [torch.from_numpy(decode(x)).to(device) for x in want["inputs"]]
+    return errs + compare_outputs("replace_pattern", gm(*xs), want["outputs"])
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--device", default="cpu")
@@ -181,6 +194,7 @@ def main(argv=None) -> int:
                for k in gold["transforms"] if k.split(":")[0] in names]
     checks += [(f"error {n}", lambda n=n: check_error(n, gold)) for n in gold["errors"]]
     checks.append(("concrete_args", lambda: check_concrete(gold, a.device)))
+    checks.append(("replace_pattern", lambda: check_rewrite(gold, a.device)))
     passed = failed = 0
     for label, check in checks:
         try:

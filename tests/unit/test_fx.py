@@ -52,6 +52,10 @@ def test_concrete_args_match_pytorch():
     assert replay_fx.check_concrete(GOLD, "cpu") == []
 
 
+def test_replace_pattern_matches_pytorch():
+    assert replay_fx.check_rewrite(GOLD, "cpu") == []
+
+
 def test_control_flow_raises_trace_error_type():
     with pytest.raises(fx.proxy.TraceError, match="cannot be used as inputs to control flow"):
         fx.symbolic_trace(fx_cases.control_flow(torch))

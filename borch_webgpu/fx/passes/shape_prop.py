@@ -38,7 +38,7 @@ class ShapeProp(Interpreter):
         >>> gm = fx.symbolic_trace(torch.nn.Linear(3, 2))
         >>> _ = ShapeProp(gm).propagate(torch.zeros(4, 3))
         >>> [tuple(n.meta["tensor_meta"].shape) for n in gm.graph.nodes if n.op != "output"]
-        [(4, 3), (4, 2)]
+        [(4, 3), (2, 3), (2,), (4, 2)]
     """
 
     def __init__(self, gm, fake_mode=None) -> None:
