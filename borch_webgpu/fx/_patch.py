@@ -2,9 +2,8 @@
 
 ``torch.X(...)`` and ``torch.nn.functional.X(...)`` that receive a Proxy become ``call_function`` nodes
 spelled as called; a Tensor method that receives a Proxy as an argument becomes a ``call_method`` (the
-binary operators hand over to the Proxy's reflected operator instead, as Python would for a type
-that knows the operation). The ``nn.functional`` functions that PyTorch defines in Python pass their
-optional arguments on as keywords (``F.relu(x)`` is recorded as ``relu(x, inplace=False)``):
+binary operators record the method they stand for: ``t + proxy`` is ``t.add(proxy)``, as in PyTorch).
+The ``nn.functional`` functions that PyTorch defines in Python pass their optional arguments on as keywords (``F.relu(x)`` is recorded as ``relu(x, inplace=False)``):
 :data:`FUNCTIONAL_CALLS`, read from torch 2.13's ``torch/nn/functional.py``, says which.
 """
 from __future__ import annotations
@@ -18,11 +17,11 @@ from .proxy import Proxy, _contains_proxy
 
 __all__ = ["Patcher", "patch_public_functions", "FUNCTIONAL_CALLS"]
 
-_REFLECTABLE = {"__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__pow__",
-                "__matmul__", "__and__", "__or__", "__xor__", "__lshift__", "__rshift__",
-                "__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rmod__", "__rpow__",
-                "__rmatmul__", "__rand__", "__ror__", "__rxor__", "__rlshift__", "__rrshift__",
-                "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"}
+# ``tensor <op> proxy``: PyTorch records the Tensor method that the operator dispatches to
+# (``t + x`` -> ``t.add(x)``); the operators without a named method keep their dunder name
+_DUNDER_METHOD = {"__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div", "__matmul__": "matmul",
+                  "__pow__": "pow", "__mod__": "remainder", "__eq__": "eq", "__ne__": "ne", "__lt__": "lt",
+                  "__le__": "le", "__gt__": "gt", "__ge__": "ge"}
 
 
 class Patcher:
@@ -69,6 +68,8 @@ def _normalize(name: str, fn, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         return args, kwargs
     bound.apply_defaults()
     values = bound.arguments
+    if any(p not in values for p in positional + keywords):
+        return args, kwargs  # a signature that differs from torch's: keep the call as written
     return tuple(values[p] for p in positional if p in values), {k: values[k] for k in keywords if k in values}
 
 
@@ -90,9 +91,7 @@ def _method_wrapper(tracer, fn, name: str):
     def traced(self, *args, **kwargs):
         if not _contains_proxy((args, kwargs)):
             return fn(self, *args, **kwargs)
-        if name in _REFLECTABLE:
-            return NotImplemented
-        return tracer.create_proxy("call_method", name, (self,) + args, kwargs)
+        return tracer.create_proxy("call_method", _DUNDER_METHOD.get(name, name), (self,) + args, kwargs)
     return traced
 
 

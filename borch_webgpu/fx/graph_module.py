@@ -149,9 +149,6 @@ class GraphModule(Module):
         cls.forward = globals_["forward"]
         return python_code
 
-    def __call__(self, *args, **kwargs):
-        return super().__call__(*args, **kwargs)
-
     def print_readable(self, print_output: bool = True, include_stride: bool = False,
                        include_device: bool = False, colored: bool = False) -> str:
         """The generated code as a class (and that of child GraphModules), printed and returned."""

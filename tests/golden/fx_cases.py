@@ -108,7 +108,43 @@ def ops(torch):
     return Ops(), [(2, 4)]
 
 
-CASES = {"mlp": mlp, "cnn": cnn, "function": function, "sequential": sequential, "nested": nested, "ops": ops}
+def constants(torch):
+    nn = torch.nn
+
+    class Consts(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("b", torch.ones(2))
+            self.c = torch.full((2,), 0.25)
+
+        def forward(self, x):
+            y = x + self.b + self.c + torch.ones(2)
+            return torch.ones(2) * y, y.dim(), y.dtype
+    return Consts(), [(3, 2)]
+
+
+def tensor_left(torch):
+    t = torch.tensor([0.5, 2.0])
+
+    def f(x):
+        return t + x, t - x, t * x, t / x, t @ x, t > x, t ** x, t.add(x), t.expand_as(x), t == x, t // x
+    return f, [(2,)]
+
+
+def functional(torch):
+    F = torch.nn.functional
+
+    def f(x):
+        y = F.dropout(F.leaky_relu(x, 0.2), 0.1, training=False)
+        y = F.layer_norm(F.softmax(y, dim=1) + F.log_softmax(y, 1), (4,))
+        y = F.normalize(F.elu(F.relu6(y)), dim=-1)
+        return F.adaptive_avg_pool2d(y.view(1, 2, 2, 4), 1)
+    return f, [(4, 4)]
+
+
+CASES = {"mlp": mlp, "cnn": cnn, "function": function, "sequential": sequential, "nested": nested, "ops": ops,
+         "constants": constants, "tensor_left": tensor_left,
+         "functional": functional}
 ON_WEBGPU = ["mlp", "cnn", "nested"]
 
 

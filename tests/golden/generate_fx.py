@@ -46,8 +46,10 @@ def encode_outputs(out):
     for v in flatten_out(out):
         if isinstance(v, torch.Tensor):
             res.append(encode(v.detach().numpy()))
-        else:
+        elif isinstance(v, (int, float, bool, str, type(None))):
             res.append({"value": v})
+        else:
+            res.append({"str": str(v)})
     return res
 
 

@@ -58,6 +58,10 @@ def compare_outputs(label: str, got, want: list) -> list[str]:
         return [f"{label}: {len(got)} outputs, PyTorch {len(want)}"]
     errs = []
     for i, (g, w) in enumerate(zip(got, want)):
+        if "str" in w:
+            if str(g) != w["str"]:
+                errs.append(f"{label}[{i}]: got {str(g)!r}, PyTorch {w['str']!r}")
+            continue
         if "value" in w:
             if g != w["value"]:
                 errs.append(f"{label}[{i}]: got {g!r}, PyTorch {w['value']!r}")

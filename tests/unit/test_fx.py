@@ -162,3 +162,27 @@ def test_graph_module_from_dict_and_state():
     assert torch.allclose(gm2(x), net(x))
     with pytest.raises(RuntimeError, match="referenced target fc2 but that target was not provided"):
         fx.GraphModule({"fc1": net.fc1}, gm.graph)
+
+
+def test_functional_call_table_names_our_parameters():
+    """Each nn.functional function whose recorded call form comes from torch's source
+    (borch_webgpu/fx/_functional_calls.py) has parameters of the same names here, so the
+    recorded args/kwargs are PyTorch's."""
+    import inspect
+
+    from borch_webgpu.fx._functional_calls import FUNCTIONAL_CALLS
+    F = torch.nn.functional
+    mismatched = {name: [p for p in pos + kw if p not in inspect.signature(getattr(F, name)).parameters]
+                  for name, (pos, kw) in FUNCTIONAL_CALLS.items() if hasattr(F, name)}
+    assert {k: v for k, v in mismatched.items() if v} == {}
+    assert len(mismatched) >= 80
+
+
+def test_graph_module_deepcopy_keeps_code_and_values():
+    import copy
+    net = fx_cases.cnn(torch)[0]
+    gm = fx.symbolic_trace(net)
+    gm2 = copy.deepcopy(gm)
+    x = torch.randn(2, 1, 4, 4)
+    assert gm2.code == gm.code and gm2.conv1.weight is not gm.conv1.weight
+    assert torch.allclose(gm2(x), gm(x))
