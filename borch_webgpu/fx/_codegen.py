@@ -9,13 +9,18 @@ import keyword
 import math
 import re
 import sys
+import types
+import typing
 from dataclasses import dataclass
 from typing import Any
 
 from ._names import public_name, qualified_name
-from .node import Node
+from .node import Node, _type_repr
 
 __all__ = ["PythonCode", "Namespace", "gen_python_code", "snake_case", "magic_methods", "reflectable_magic_methods"]
+
+_ORIGIN_TYPE_MAP = {list: typing.List, dict: typing.Dict, set: typing.Set, frozenset: typing.FrozenSet,
+                    tuple: typing.Tuple}
 
 reflectable_magic_methods = {
     "add": "{} + {}", "sub": "{} - {}", "mul": "{} * {}", "floordiv": "{} // {}", "truediv": "{} / {}",
@@ -130,12 +135,14 @@ def gen_python_code(nodes, root_module: str, verbose: bool = False) -> PythonCod
         return names[n]
 
     free_vars: list[str] = []
+    return_annotation = [""]
     body: list[str] = []
     globals_: dict[str, Any] = {}
 
     def add_global(name_hint: str, obj: Any) -> str:
-        if public_name(obj) is not None and name_hint.startswith("torch."):
-            return name_hint
+        if name_hint.startswith("torch.") and (public_name(obj) is not None or
+                                               getattr(obj, "__module__", "").startswith("borch_webgpu")):
+            return name_hint  # reachable through the ``torch`` global (this package)
         global_name = namespace.create_name(name_hint, obj)
         globals_[global_name] = obj
         return global_name
@@ -171,6 +178,26 @@ def gen_python_code(nodes, root_module: str, verbose: bool = False) -> PythonCod
             return repr(arg)
         return repr(arg)
 
+    def type_repr(o) -> str:
+        if o == ():
+            return "()"
+        typename = _type_repr(o)
+        if isinstance(o, types.UnionType) and "|" in typename:
+            return "|".join(type_repr(arg) for arg in typing.get_args(o))
+        origin_type = getattr(o, "__origin__", None)
+        if origin_type:
+            if isinstance(o, typing._GenericAlias):  # pre-PEP 585 spelling: typing.List[...]
+                origin_type = _ORIGIN_TYPE_MAP.get(origin_type, origin_type)
+            origin_typename = add_global(_type_repr(origin_type), origin_type)
+            type_args = typing.get_args(o)
+            if type_args:
+                return f"{origin_typename}[{','.join(type_repr(arg) for arg in type_args)}]"
+            return origin_typename
+        return add_global(typename, o)
+
+    def annotation(node: Node) -> str:
+        return "" if node.type is None else f" : {type_repr(node.type)}"
+
     def format_args(args, kwargs) -> str:
         res = [get_repr(a) for a in args]
         res.extend(f"{k} = {get_repr(v)}" for k, v in kwargs.items())
@@ -201,7 +228,7 @@ def gen_python_code(nodes, root_module: str, verbose: bool = False) -> PythonCod
     def emit_node(node: Node) -> None:
         if node.op == "placeholder":
             default = "" if not node.args else f" = {get_repr(node.args[0])}"
-            free_vars.append(f"{node.target}{default}")
+            free_vars.append(f"{node.target}{annotation(node)}{default}")
             raw_name = node.target.replace("*", "")
             if raw_name != node_repr(node):
                 body.append(f"{node_repr(node)} = {raw_name}\n")
@@ -239,6 +266,8 @@ def gen_python_code(nodes, root_module: str, verbose: bool = False) -> PythonCod
             body.append(f"{node_repr(node)} = {_format_target(root_module, node.target)}")
             return
         if node.op == "output":
+            if node.type is not None:
+                return_annotation[0] = f" -> {type_repr(node.type)}"
             body.append(f"return {get_repr(node.args[0])}")
             return
         raise NotImplementedError(f"node: {node.op} {node.target}")
@@ -256,7 +285,7 @@ def gen_python_code(nodes, root_module: str, verbose: bool = False) -> PythonCod
         body.append("pass\n")
     if not free_vars or free_vars[0] != "self":
         free_vars.insert(0, "self")
-    prologue = f"def forward({', '.join(free_vars)}):"
+    prologue = f"def forward({', '.join(free_vars)}){return_annotation[0]}:"
     code = "".join(body).lstrip("\n")
     code = "\n".join("    " + line for line in code.split("\n"))
     return PythonCode(f"\n\n\n{prologue}\n{code}", globals_)

@@ -182,6 +182,7 @@ class Tracer(TracerBase):
             next(names_iter)
             args.append(self.root)
         sig = inspect.signature(fn_for_analysis)
+        self._annotations = getattr(fn_for_analysis, "__annotations__", {}) or {}
         arg_names = [next(names_iter) for _ in range(skip_arg_idx, total_args)]
         if isinstance(concrete_args, tuple):
             if len(arg_names) != len(concrete_args):
@@ -218,7 +219,8 @@ class Tracer(TracerBase):
         else:
             param = sig.parameters[name]
             default = () if param.default is inspect.Parameter.empty else (param.default,)
-        return self.create_proxy("placeholder", name, default, {}, type_expr=fn_annotation(sig, name))
+        return self.create_proxy("placeholder", name, default, {},
+                                 type_expr=self._annotations.get(name.lstrip("*")))
 
     def trace(self, root, concrete_args: dict | None = None) -> Graph:
         """Trace ``root`` (a Module or a function) and return the Graph."""
@@ -273,13 +275,6 @@ class Tracer(TracerBase):
             self.create_node("output", "output", (self.create_arg(fn(*args)),), {}, type_expr=ann.get("return"))
         self.submodule_paths = None
         return self.graph
-
-
-def fn_annotation(sig, name: str):
-    param = sig.parameters.get(name.lstrip("*"))
-    if param is None or param.annotation is inspect.Parameter.empty:
-        return None
-    return param.annotation if not isinstance(param.annotation, str) else None
 
 
 def _wrapped_fn(tracer: Tracer, orig: Callable, name: str):

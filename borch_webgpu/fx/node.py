@@ -7,6 +7,7 @@ slices); each node knows its ``users``, and replacing or erasing keeps both side
 from __future__ import annotations
 
 import builtins
+import types
 from typing import Any, Callable
 
 __all__ = ["Node", "map_arg", "map_aggregate", "Argument", "Target"]
@@ -74,12 +75,22 @@ def _format_arg(arg: object, max_list_len: float = float("inf")) -> str:
     return str(arg)
 
 
+def _torch_spelling(text: str) -> str:
+    """Our classes under torch's names (``borch_webgpu.tensor.Tensor`` -> ``torch.Tensor``)."""
+    return text.replace("borch_webgpu.tensor.Tensor", "torch.Tensor").replace("borch_webgpu.", "torch.")
+
+
 def _type_repr(obj) -> str:
+    """PyTorch's ``_type_repr``: ``torch.Tensor``, ``int``, ``typing.Optional[torch.Tensor]``."""
     if isinstance(obj, type):
         if obj.__module__ == "builtins":
             return obj.__qualname__
-        return f"{obj.__module__}.{obj.__qualname__}"
-    return repr(obj)
+        return _torch_spelling(f"{obj.__module__}.{obj.__qualname__}")
+    if obj is ...:
+        return "..."
+    if isinstance(obj, types.FunctionType):
+        return obj.__name__
+    return _torch_spelling(repr(obj))
 
 
 class Node:

@@ -7,6 +7,7 @@ the way PyTorch's fx tutorials do; ERRORS are programs whose trace must fail.
 from __future__ import annotations
 
 import operator
+from typing import List, Optional, Tuple
 
 
 def mlp(torch):
@@ -142,9 +143,27 @@ def functional(torch):
     return f, [(4, 4)]
 
 
+def annotated(torch):
+    class Annotated(torch.nn.Module):
+        def forward(self, x: torch.Tensor, n: int = 2, m: Optional[torch.Tensor] = None,
+                    rest: Optional[List[torch.Tensor]] = None) -> Tuple[torch.Tensor, torch.Tensor]:
+            return x * n, x.sum(0)
+    return Annotated(), [(2, 3)]
+
+
+def annotated_objects(torch):
+    """The same with annotations that are objects (this file's are strings: __future__ annotations)."""
+    root, shapes = annotated(torch)
+    type(root).forward.__annotations__ = {"x": torch.Tensor, "n": int, "m": Optional[torch.Tensor],
+                                          "rest": Optional[List[torch.Tensor]],
+                                          "return": Tuple[torch.Tensor, torch.Tensor]}
+    return root, shapes
+
+
 CASES = {"mlp": mlp, "cnn": cnn, "function": function, "sequential": sequential, "nested": nested, "ops": ops,
          "constants": constants, "tensor_left": tensor_left,
-         "functional": functional}
+         "functional": functional, "annotated": annotated,
+         "annotated_objects": annotated_objects}
 ON_WEBGPU = ["mlp", "cnn", "nested"]
 
 
