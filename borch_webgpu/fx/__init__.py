@@ -16,7 +16,7 @@ Example:
         add = relu + 1;  relu = None
         return add
 """
-from . import node, proxy
+from . import _dispatch, node, proxy
 from ._symbolic_trace import PH, Tracer, symbolic_trace, wrap
 from .graph import Graph
 from .graph_module import GraphModule
@@ -25,6 +25,8 @@ from .node import Node, map_arg
 from .proxy import Proxy
 from . import passes
 from .subgraph_rewriter import replace_pattern
+
+_dispatch.install()  # torch.relu(proxy) records a node, also outside symbolic_trace
 
 __all__ = ["symbolic_trace", "Tracer", "Graph", "GraphModule", "Node", "Proxy", "Interpreter", "Transformer",
            "wrap", "PH", "map_arg", "replace_pattern", "passes", "node", "proxy"]

@@ -135,6 +135,7 @@ def gen_python_code(nodes, root_module: str, verbose: bool = False) -> PythonCod
         return names[n]
 
     free_vars: list[str] = []
+    wrapped_fns: dict[str, None] = {}
     return_annotation = [""]
     body: list[str] = []
     globals_: dict[str, Any] = {}
@@ -257,6 +258,8 @@ def gen_python_code(nodes, root_module: str, verbose: bool = False) -> PythonCod
                 body.append(f"{node_repr(node)} = {_format_target(get_repr(node.args[0]), node.args[1])}")
                 return
             body.append(f"{node_repr(node)} = {global_name}({format_args(node.args, node.kwargs)})")
+            if node.meta.get("is_wrapped", False):
+                wrapped_fns.setdefault(global_name)
             return
         if node.op == "call_module":
             body.append(f"{node_repr(node)} = {_format_target(root_module, node.target)}"
@@ -283,9 +286,14 @@ def gen_python_code(nodes, root_module: str, verbose: bool = False) -> PythonCod
         delete_unused_values(node)
     if not body:
         body.append("pass\n")
+    wrap_stmts = ""
+    if wrapped_fns:
+        from ._symbolic_trace import wrap
+        wrap_name = add_global("torch.fx._symbolic_trace.wrap", wrap)
+        wrap_stmts = "\n".join(f'{wrap_name}("{name}")' for name in wrapped_fns)
     if not free_vars or free_vars[0] != "self":
         free_vars.insert(0, "self")
     prologue = f"def forward({', '.join(free_vars)}){return_annotation[0]}:"
     code = "".join(body).lstrip("\n")
     code = "\n".join("    " + line for line in code.split("\n"))
-    return PythonCode(f"\n\n\n{prologue}\n{code}", globals_)
+    return PythonCode(f"\n{wrap_stmts}\n\n{prologue}\n{code}", globals_)

@@ -9,6 +9,7 @@ import sys
 __all__ = ["qualified_name", "public_name"]
 
 _CACHE: dict[int, str] = {}
+_OBJECTS: dict[int, object] = {}  # keeps the objects named in _CACHE alive (ids stay theirs)
 
 
 def _build() -> None:
@@ -17,12 +18,19 @@ def _build() -> None:
     for name, obj in vars(F).items():
         if not name.startswith("__") and callable(obj):
             _CACHE.setdefault(id(obj), f"torch.nn.functional.{name}")
+            _OBJECTS[id(obj)] = obj
     names = sorted(getattr(pkg, "_FUNCTIONS", {}))
     for name in names:  # torch.relu wins over F.relu; torch.mul (its own __name__) over torch.multiply
         obj = getattr(pkg, name, None)
         current = _CACHE.get(id(obj))
         if current is None or current.startswith("torch.nn.") or getattr(obj, "__name__", None) == name:
             _CACHE[id(obj)] = f"torch.{name}"
+            _OBJECTS[id(obj)] = obj
+    for fn_id, name in list(_CACHE.items()):  # the functions under the wrappers (_dispatch.py)
+        obj = _OBJECTS.get(fn_id)
+        original = getattr(obj, "_fx_original", None)
+        if original is not None:
+            _CACHE.setdefault(id(original), name)
     _CACHE[id(pkg._assert)] = "torch._assert"
     _CACHE.pop(id(None), None)
 
@@ -48,4 +56,6 @@ def qualified_name(func) -> str:
     if name == "<lambda>":
         raise RuntimeError("Unable to represent lambda")
     module = getattr(func, "__module__", None) or "builtins"
+    if module == "borch_webgpu" or module.startswith("borch_webgpu."):
+        module = "torch" + module[len("borch_webgpu"):]  # reachable as torch.<module path> in generated code
     return f"{module}.{name}"

@@ -1,21 +1,17 @@
-"""What a trace patches, and how it restores it.
-
-``torch.X(...)`` and ``torch.nn.functional.X(...)`` that receive a Proxy become ``call_function`` nodes
-spelled as called; a Tensor method that receives a Proxy as an argument becomes a ``call_method`` (the
-binary operators record the method they stand for: ``t + proxy`` is ``t.add(proxy)``, as in PyTorch).
-The ``nn.functional`` functions that PyTorch defines in Python pass their optional arguments on as keywords (``F.relu(x)`` is recorded as ``relu(x, inplace=False)``):
-:data:`FUNCTIONAL_CALLS`, read from torch 2.13's ``torch/nn/functional.py``, says which.
+"""What a trace patches for its length, and how it restores it: ``Module.__call__`` /
+``__getattr__``, the names given to ``wrap`` and the Tensor methods. A Tensor method that receives a
+Proxy as an argument becomes a ``call_method`` (the binary operators record the method they stand
+for: ``t + proxy`` is ``t.add(proxy)``, as in PyTorch). The public functions are not patched here:
+_dispatch.py wraps them once, for good.
 """
 from __future__ import annotations
 
 import functools
 import inspect
-import sys
 
-from ._functional_calls import FUNCTIONAL_CALLS
-from .proxy import Proxy, _contains_proxy
+from ._dispatch import has_proxy
 
-__all__ = ["Patcher", "patch_public_functions", "FUNCTIONAL_CALLS"]
+__all__ = ["Patcher", "patch_public_functions"]
 
 # ``tensor <op> proxy``: PyTorch records the Tensor method that the operator dispatches to
 # (``t + x`` -> ``t.add(x)``); the operators without a named method keep their dunder name
@@ -57,58 +53,19 @@ class Patcher:
         self.saved.clear()
 
 
-def _normalize(name: str, fn, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
-    spec = FUNCTIONAL_CALLS.get(name)
-    if spec is None:
-        return args, kwargs
-    positional, keywords = spec
-    try:
-        bound = inspect.signature(fn).bind(*args, **kwargs)
-    except TypeError:
-        return args, kwargs
-    bound.apply_defaults()
-    values = bound.arguments
-    if any(p not in values for p in positional + keywords):
-        return args, kwargs  # a signature that differs from torch's: keep the call as written
-    return tuple(values[p] for p in positional if p in values), {k: values[k] for k in keywords if k in values}
-
-
-def _function_wrapper(tracer, fn, name: str, qualname: str, functional: bool):
-    @functools.wraps(fn)
-    def traced(*args, **kwargs):
-        if not _contains_proxy((args, kwargs)):
-            return fn(*args, **kwargs)
-        if functional:
-            args, kwargs = _normalize(name, fn, args, kwargs)
-        proxy = tracer.create_proxy("call_function", fn, args, kwargs, name=tracer.graph._target_to_str(name))
-        proxy.node._qualname = qualname
-        return proxy
-    return traced
-
-
 def _method_wrapper(tracer, fn, name: str):
     @functools.wraps(fn)
     def traced(self, *args, **kwargs):
-        if not _contains_proxy((args, kwargs)):
+        if not has_proxy(args, kwargs):
             return fn(self, *args, **kwargs)
         return tracer.create_proxy("call_method", _DUNDER_METHOD.get(name, name), (self,) + args, kwargs)
     return traced
 
 
 def patch_public_functions(patcher: Patcher, tracer) -> None:
-    pkg = sys.modules["borch_webgpu"]
+    """The Tensor methods, for the length of a trace (the functions are wrapped for good: _dispatch.py)."""
     from .._bind import _BOUND
-    from ..nn import functional as F
     from ..tensor import Tensor
-    for name in sorted(pkg._FUNCTIONS):
-        fn = getattr(pkg, name, None)
-        if callable(fn) and not isinstance(fn, type):
-            patcher.patch(pkg, name, _function_wrapper(tracer, fn, name, f"torch.{name}", False))
-    patcher.patch(pkg, "_assert", pkg._assert)
-    for name in [n for n in vars(F) if not n.startswith("_")]:
-        fn = vars(F)[name]
-        if inspect.isfunction(fn) and fn.__module__.startswith("borch_webgpu"):
-            patcher.patch(F, name, _function_wrapper(tracer, fn, name, f"torch.nn.functional.{name}", True))
     for name in sorted(_BOUND):
         value = vars(Tensor).get(name)
         if inspect.isfunction(value):

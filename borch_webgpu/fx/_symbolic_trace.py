@@ -278,12 +278,14 @@ class Tracer(TracerBase):
 
 
 def _wrapped_fn(tracer: Tracer, orig: Callable, name: str):
-    from .proxy import _contains_proxy
+    from ._dispatch import has_proxy
 
     @functools.wraps(orig)
     def wrapped(*args, **kwargs):
-        if _contains_proxy((args, kwargs)):
-            return tracer.create_proxy("call_function", orig, args, kwargs, name=tracer.graph._target_to_str(name))
+        if has_proxy(args, kwargs):
+            proxy = tracer.create_proxy("call_function", orig, args, kwargs, name=tracer.graph._target_to_str(name))
+            proxy.node.meta["is_wrapped"] = True
+            return proxy
         return orig(*args, **kwargs)
     return wrapped
 

@@ -11,6 +11,7 @@ import operator
 from typing import Any
 
 from ._codegen import magic_methods, reflectable_magic_methods
+from ._dispatch import PROXIES_EXIST
 from .graph import Graph
 from .node import Node, map_aggregate
 
@@ -121,6 +122,7 @@ class Proxy:
     """
 
     def __init__(self, node: Node, tracer: TracerBase | None = None) -> None:
+        PROXIES_EXIST[0] = True
         if tracer is None:
             tracer = GraphAppendingTracer(node.graph)
         self.tracer = tracer
@@ -171,6 +173,7 @@ class Attribute(Proxy):
     it makes a ``call_method`` node instead)."""
 
     def __init__(self, root: Proxy, attr: str) -> None:
+        PROXIES_EXIST[0] = True
         self.root = root
         self.attr = attr
         self.tracer = root.tracer
