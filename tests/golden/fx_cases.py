@@ -310,3 +310,4 @@ def rewrite(torch):
     def replacement(a, b):
         return torch.sigmoid(torch.mul(a, b))
     return f, pattern, replacement, [(3, 4), (3, 4)]
+

@@ -25,6 +25,7 @@ import torch.fx as fx  # noqa: E402
 from torch.fx.passes.shape_prop import ShapeProp  # noqa: E402
 
 import fx_cases  # noqa: E402
+import fx_examples  # noqa: E402
 from golden_io import encode  # noqa: E402
 
 SEED = 0
@@ -136,6 +137,11 @@ def main() -> None:
                        "matches": [[m.anchor.name, [[str(k), str(v)] for k, v in m.nodes_map.items()]] for m in matches],
                        "outputs": encode_outputs(gm(*[torch.from_numpy(x) for x in xs])),
                        "inputs": [encode(x) for x in xs]}
+    gold["examples"] = {}
+    for name, example in fx_examples.EXAMPLES.items():
+        with torch.no_grad():
+            items = example(torch, fx)
+        gold["examples"][name] = [{"text": v} if isinstance(v, str) else encode_outputs(v)[0] for v in items]
     (HERE / "fx.json").write_text(json.dumps(gold, indent=1) + "\n")
     print(f"wrote fx.json: {len(gold['cases'])} cases, {len(gold['transforms'])} transforms, "
           f"{len(gold['errors'])} errors")

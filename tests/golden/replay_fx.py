@@ -30,6 +30,7 @@ from borch_webgpu.fx.node import _format_arg  # noqa: E402
 from borch_webgpu.fx.passes.shape_prop import ShapeProp  # noqa: E402
 
 import fx_cases  # noqa: E402
+import fx_examples  # noqa: E402
 from golden_io import decode  # noqa: E402
 
 RTOL, ATOL = 1e-5, 1e-5  # float32 through a few GEMMs / convs in another summation order
@@ -186,6 +187,23 @@ def check_rewrite(gold: dict, device: str) -> list[str]:
     return errs + compare_outputs("replace_pattern", gm(*xs), want["outputs"])
 
 
+def check_example(name: str, gold: dict, device: str) -> list[str]:
+    """pytorch/examples' fx scripts (fx_examples.py): printed text and computed values."""
+    want = gold["examples"][name]
+    with torch.no_grad():
+        got = fx_examples.EXAMPLES[name](torch, fx)
+    if len(got) != len(want):
+        return [f"example {name}: {len(got)} results, PyTorch {len(want)}"]
+    errs = []
+    for i, (g, w) in enumerate(zip(got, want)):
+        if "text" in w:
+            errs += check_text(f"example {name}[{i}]", g, w["text"]) if isinstance(g, str) else \
+                [f"example {name}[{i}]: got {type(g).__name__}, PyTorch text"]
+        else:
+            errs += compare_outputs(f"example {name}[{i}]", g, [w])
+    return errs
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--device", default="cpu")
@@ -199,6 +217,8 @@ def main(argv=None) -> int:
     checks += [(f"error {n}", lambda n=n: check_error(n, gold)) for n in gold["errors"]]
     checks.append(("concrete_args", lambda: check_concrete(gold, a.device)))
     checks.append(("replace_pattern", lambda: check_rewrite(gold, a.device)))
+    if a.device == "cpu":  # the examples build their tensors on the default device
+        checks += [(f"example {n}", lambda n=n: check_example(n, gold, a.device)) for n in gold["examples"]]
     passed = failed = 0
     for label, check in checks:
         try:

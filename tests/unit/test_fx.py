@@ -16,6 +16,7 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 sys.path.insert(0, str(GOLDEN))
 
 import fx_cases  # noqa: E402
+import fx_examples  # noqa: E402
 import replay_fx  # noqa: E402
 
 import borch_webgpu as torch  # noqa: E402
@@ -30,6 +31,7 @@ def test_fx_json_is_up_to_date_with_the_cases():
     assert list(GOLD["cases"]) == list(fx_cases.CASES), stale
     assert list(GOLD["transforms"]) == [f"{c}:{t}" for c, t in fx_cases.TRANSFORMS], stale
     assert set(GOLD["errors"]) == set(fx_cases.ERRORS) | {"erase_used"}, stale
+    assert list(GOLD["examples"]) == list(fx_examples.EXAMPLES), stale
     assert GOLD["torch"].startswith("2.13"), GOLD["torch"]
 
 
@@ -50,6 +52,11 @@ def test_error_matches_pytorch(name):
 
 def test_concrete_args_match_pytorch():
     assert replay_fx.check_concrete(GOLD, "cpu") == []
+
+
+@pytest.mark.parametrize("name", list(GOLD["examples"]))
+def test_pytorch_examples_fx_script_matches_pytorch(name):
+    assert replay_fx.check_example(name, GOLD, "cpu") == []
 
 
 def test_replace_pattern_matches_pytorch():
