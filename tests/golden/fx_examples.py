@@ -98,7 +98,10 @@ def add_lowp(a, b):
 
 def _fx():
     """The fx of the side running: borch_webgpu's in the replay, PyTorch's in the generator."""
-    return sys.modules["borch_webgpu"].fx if "borch_webgpu" in sys.modules else sys.modules["torch"].fx
+    if "borch_webgpu" in sys.modules or "torch" not in sys.modules:
+        import borch_webgpu
+        return borch_webgpu.fx
+    return sys.modules["torch"].fx
 
 
 _fx().wrap("sigmoid_lowp")  # module scope, as fx.wrap requires
