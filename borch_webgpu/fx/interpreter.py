@@ -61,10 +61,15 @@ class Interpreter:
             try:
                 self.env[node] = self.run_node(node)
             except Exception as e:
-                if self.extra_traceback and e.args and isinstance(e.args[0], str):
+                if self.extra_traceback:  # PyTorch's wording, including its pointer to tlparse
                     msg = f"While executing {node.format_node()}"
-                    if msg not in e.args[0]:
-                        e.args = (f"{e.args[0]}\n\n{msg}",) + e.args[1:]
+                    msg = f"{e.args[0]}\n\n{msg}" if e.args else str(msg)
+                    msg += f"\nOriginal traceback:\n{node.stack_trace}"
+                    msg += ("\nUse tlparse to see full graph. "
+                            "(https://github.com/pytorch/tlparse?tab=readme-ov-file#tlparse-parse-structured-pt2-logs)")
+                    e.args = (msg,) + e.args[1:]
+                    if isinstance(e, KeyError):
+                        raise RuntimeError(*e.args) from e
                 raise
             if self.garbage_collect_values:
                 for to_delete in self.user_to_last_uses.get(node, []):

@@ -138,6 +138,15 @@ class Node:
         self._erased = False
         self.meta: dict[str, Any] = {}
 
+    @property
+    def stack_trace(self) -> str | None:
+        """Where the traced operation was written (recorded only when the tracer records stack traces)."""
+        return self.meta.get("stack_trace", None)
+
+    @stack_trace.setter
+    def stack_trace(self, trace: str | None) -> None:
+        self.meta["stack_trace"] = trace
+
     # ---- linked list ---------------------------------------------------------------------------------
     @property
     def next(self) -> "Node":

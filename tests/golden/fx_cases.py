@@ -294,7 +294,23 @@ def concrete_flag(torch):
     return f
 
 
+def refuse_negative(x):
+    if (x < 0).any():
+        raise ValueError("refuse_negative: got a negative value")
+    return x
+
+
+def interpreter_error(torch, fx):
+    """An exception inside fx.Interpreter.run carries the node being executed."""
+    g = fx.Graph()
+    x = g.placeholder("x")
+    y = g.call_function(refuse_negative, (x,))
+    g.output(y)
+    fx.Interpreter(fx.GraphModule(torch.nn.Module(), g)).run(torch.tensor([-1.0]))
+
+
 ERRORS = {"control_flow": control_flow, "iterate": iterate, "length": length}
+RUN_ERRORS = {"interpreter_error": interpreter_error}
 
 
 # ---- subgraph_rewriter.replace_pattern ---------------------------------------------------------------

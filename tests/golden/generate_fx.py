@@ -121,6 +121,11 @@ def main() -> None:
             gold["errors"][name] = [type(e).__module__ + "." + type(e).__qualname__, str(e)]
         else:
             raise AssertionError(f"{name} traced")
+    for name, run in fx_cases.RUN_ERRORS.items():
+        try:
+            run(torch, fx)
+        except Exception as e:  # noqa: BLE001
+            gold["errors"][name] = [type(e).__module__ + "." + type(e).__qualname__, str(e)]
     gm = fx.symbolic_trace(fx_cases.concrete_flag(torch), concrete_args={"flag": False})
     gold["concrete"] = {"code": gm.code, "graph": str(gm.graph),
                         "outputs": encode_outputs(gm(torch.ones(2), False))}

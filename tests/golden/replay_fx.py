@@ -159,6 +159,8 @@ def check_error(name: str, gold: dict) -> list[str]:
         if name == "erase_used":
             g = fx.symbolic_trace(fx_cases.function(torch)[0])
             g.graph.erase_node(next(n for n in g.graph.nodes if n.op == "placeholder"))
+        elif name in fx_cases.RUN_ERRORS:
+            fx_cases.RUN_ERRORS[name](torch, fx)
         else:
             fx.symbolic_trace(fx_cases.ERRORS[name](torch))
     except Exception as e:  # noqa: BLE001
