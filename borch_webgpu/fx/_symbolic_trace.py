@@ -291,12 +291,10 @@ def _wrapped_fn(tracer: Tracer, orig: Callable, name: str):
 
 
 def _patch_function(fn, nargs: int):
+    """``fn`` taking its ``*args`` / ``**kwargs`` placeholders as plain positional parameters."""
     co = fn.__code__
     flags = co.co_flags & ~(inspect.CO_VARARGS | inspect.CO_VARKEYWORDS)
-    co_args = (nargs, 0, 0, co.co_nlocals, co.co_stacksize, flags, co.co_code, co.co_consts, co.co_names,
-               co.co_varnames, co.co_filename, co.co_name, co.co_qualname, co.co_firstlineno, co.co_linetable,
-               co.co_exceptiontable, co.co_freevars, co.co_cellvars)
-    new_code = type(co)(*co_args)
+    new_code = co.replace(co_argcount=nargs, co_posonlyargcount=0, co_kwonlyargcount=0, co_flags=flags)
     return FunctionType(new_code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
 
 

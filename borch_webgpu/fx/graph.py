@@ -3,7 +3,6 @@ points, copying, linting, dead code elimination and printing (``str(graph)``, ``
 ``python_code``)."""
 from __future__ import annotations
 
-import contextlib
 import inspect
 import warnings
 from typing import Any, Callable

@@ -6,16 +6,24 @@ slices); each node knows its ``users``, and replacing or erasing keeps both side
 """
 from __future__ import annotations
 
-import builtins
 import types
 from typing import Any, Callable
 
-__all__ = ["Node", "map_arg", "map_aggregate", "Argument", "Target"]
+__all__ = ["Node", "map_arg", "map_aggregate", "has_side_effect", "Argument", "Target"]
 
 Argument = Any
 Target = Any
 
 _LEGAL_OPS = ("placeholder", "call_method", "call_module", "call_function", "get_attr", "output", "root")
+
+
+_SIDE_EFFECTFUL: set = set()
+
+
+def has_side_effect(fn):
+    """Mark ``fn`` so that ``Graph.eliminate_dead_code`` keeps its calls; returns ``fn``."""
+    _SIDE_EFFECTFUL.add(fn)
+    return fn
 
 
 def map_aggregate(a: Argument, fn: Callable[[Argument], Argument]) -> Argument:
@@ -277,22 +285,21 @@ class Node:
             return new if n == old else n
         self.__update_args_kwargs(map_arg(self._args, maybe), map_arg(self._kwargs, maybe))
 
-    def is_impure(self) -> bool:
-        """Placeholders and outputs (and in-place calls) are kept by dead code elimination."""
+    def is_impure(self, impure_random: bool = True) -> bool:
+        """Kept by dead code elimination: placeholders, outputs, ``torch._assert`` and
+        ``operator.setitem`` calls, functions marked with ``has_side_effect`` and modules with
+        ``_is_impure``; method calls are not (as in PyTorch 2.13)."""
         if self.op in ("placeholder", "output"):
             return True
-        if self.op == "call_function":
-            import _operator
-            return self.target in (_operator.setitem, getattr(builtins, "print")) or \
-                getattr(self.target, "_fx_impure", False)
-        if self.op == "call_method":
-            return isinstance(self.target, str) and self.target.endswith("_") and not self.target.endswith("__")
         if self.op == "call_module":
             mod = self.graph.owning_module
             if mod is None:
-                return False
-            target = mod.get_submodule(self.target)
-            return getattr(target, "_is_impure", False)
+                raise AssertionError("self.graph.owning_module not set for purity check")
+            return getattr(mod.get_submodule(self.target), "_is_impure", False)
+        if self.op == "call_function":
+            import operator
+            from .._assert import _assert
+            return self.target in (operator.setitem, _assert) or self.target in _SIDE_EFFECTFUL
         return False
 
     # ---- printing --------------------------------------------------------------------------------------

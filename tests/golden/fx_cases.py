@@ -160,10 +160,17 @@ def annotated_objects(torch):
     return root, shapes
 
 
+def varargs(torch):
+    class VarArgs(torch.nn.Module):
+        def forward(self, x, *rest, scale=2.0, **kw):
+            return x * scale
+    return VarArgs(), [(2,)]
+
+
 CASES = {"mlp": mlp, "cnn": cnn, "function": function, "sequential": sequential, "nested": nested, "ops": ops,
          "constants": constants, "tensor_left": tensor_left,
          "functional": functional, "annotated": annotated,
-         "annotated_objects": annotated_objects}
+         "annotated_objects": annotated_objects, "varargs": varargs}
 ON_WEBGPU = ["mlp", "cnn", "nested"]
 
 
@@ -258,10 +265,15 @@ def fuse_conv_bn(torch, fx, gm):
     return gm
 
 
-TRANSFORMS = [("mlp", "relu_to_gelu"), ("cnn", "relu_to_gelu"), ("cnn", "fuse_conv_bn"), ("mlp", "insert_after"),
+def retrace(torch, fx, gm):
+    """A GraphModule traced again gives the same graph."""
+    return fx.symbolic_trace(gm)
+
+
+TRANSFORMS = [("cnn", "retrace"), ("mlp", "relu_to_gelu"), ("cnn", "relu_to_gelu"), ("cnn", "fuse_conv_bn"), ("mlp", "insert_after"),
               ("ops", "add_to_mul"), ("nested", "transformer_gelu"), ("cnn", "transformer_gelu"),
               ("nested", "copy_graph")]
-TRANSFORM_FNS = {"relu_to_gelu": relu_to_gelu, "insert_after": insert_after, "add_to_mul": add_to_mul,
+TRANSFORM_FNS = {"retrace": retrace, "relu_to_gelu": relu_to_gelu, "insert_after": insert_after, "add_to_mul": add_to_mul,
                  "transformer_gelu": transformer_gelu, "copy_graph": copy_graph, "fuse_conv_bn": fuse_conv_bn}
 
 
