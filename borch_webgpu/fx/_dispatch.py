@@ -15,7 +15,7 @@ import functools
 import inspect
 import sys
 
-from ._functional_calls import FUNCTIONAL_CALLS
+from ._functional_calls import FUNCTIONAL_CALLS, FUNCTIONAL_NAMES
 
 __all__ = ["install", "has_proxy", "PROXIES_EXIST"]
 
@@ -69,8 +69,22 @@ def _normalize(name: str, fn, args: tuple, kwargs: dict) -> tuple[tuple, dict]:
     return tuple(values[p] for p in positional), {k: values[k] for k in keywords}
 
 
-def _wrapper(fn, name: str, qualname: str, functional: bool):
+def functional_spelling(name: str, pkg) -> tuple[str, str]:
+    """(how generated code calls ``F.<name>``, the function's ``__name__``) as in PyTorch: F.conv2d is
+    ``torch.conv2d``; F.gelu lives in ``torch._C._nn``, which we do not have, so it stays
+    ``torch.nn.functional.gelu`` (its node is still named from torch's ``__name__``)."""
+    theirs = FUNCTIONAL_NAMES.get(name)
+    if theirs is None:
+        return f"torch.nn.functional.{name}", name
+    short = theirs.rsplit(".", 1)[1]
+    if theirs == f"torch.{short}" and hasattr(pkg, short):
+        return theirs, short
+    return f"torch.nn.functional.{name}", short
+
+
+def _wrapper(fn, name: str, qualname: str, functional: bool, node_name: str | None = None):
     normalize = functional and name in FUNCTIONAL_CALLS
+    node_name = node_name or name
 
     @functools.wraps(fn)
     def dispatch(*args, **kwargs):
@@ -79,12 +93,13 @@ def _wrapper(fn, name: str, qualname: str, functional: bool):
             if normalize:
                 args, kwargs = _normalize(name, fn, args, kwargs)
             proxy = tracer.create_proxy("call_function", dispatch, args, kwargs,
-                                        name=tracer.graph._target_to_str(name))
+                                        name=tracer.graph._target_to_str(node_name))
             proxy.node._qualname = qualname
             return proxy
         return fn(*args, **kwargs)
-    dispatch.__name__ = dispatch.__qualname__ = name  # torch.arctan is "arctan" (node names come from it)
+    dispatch.__name__ = dispatch.__qualname__ = node_name  # torch.arctan is "arctan" (node names come from it)
     dispatch._fx_original = fn
+    dispatch._fx_qualname = qualname
     return dispatch
 
 
@@ -102,4 +117,5 @@ def install() -> None:
     for name in [n for n in vars(F) if not n.startswith("_")]:
         fn = vars(F)[name]
         if inspect.isfunction(fn) and fn.__module__.startswith("borch_webgpu"):
-            setattr(F, name, _wrapper(fn, name, f"torch.nn.functional.{name}", True))
+            qualname, node_name = functional_spelling(name, pkg)
+            setattr(F, name, _wrapper(fn, name, qualname, True, node_name))

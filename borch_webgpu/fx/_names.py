@@ -15,9 +15,9 @@ _OBJECTS: dict[int, object] = {}  # keeps the objects named in _CACHE alive (ids
 def _build() -> None:
     pkg = sys.modules["borch_webgpu"]
     from ..nn import functional as F
-    for name, obj in vars(F).items():
+    for name, obj in vars(F).items():  # the wrappers of _dispatch.py know their spelling
         if not name.startswith("__") and callable(obj):
-            _CACHE.setdefault(id(obj), f"torch.nn.functional.{name}")
+            _CACHE.setdefault(id(obj), getattr(obj, "_fx_qualname", f"torch.nn.functional.{name}"))
             _OBJECTS[id(obj)] = obj
     names = sorted(getattr(pkg, "_FUNCTIONS", {}))
     for name in names:  # torch.relu wins over F.relu; torch.mul (its own __name__) over torch.multiply
@@ -27,10 +27,10 @@ def _build() -> None:
             _CACHE[id(obj)] = f"torch.{name}"
             _OBJECTS[id(obj)] = obj
     for fn_id, name in list(_CACHE.items()):  # the functions under the wrappers (_dispatch.py)
-        obj = _OBJECTS.get(fn_id)
-        original = getattr(obj, "_fx_original", None)
+        original = getattr(_OBJECTS.get(fn_id), "_fx_original", None)
         if original is not None:
             _CACHE.setdefault(id(original), name)
+            _OBJECTS[id(original)] = original
     _CACHE[id(pkg._assert)] = "torch._assert"
     _CACHE.pop(id(None), None)
 

@@ -160,6 +160,18 @@ def annotated_objects(torch):
     return root, shapes
 
 
+def functional_builtin(torch):
+    """nn.functional functions that PyTorch implements in C: F.conv2d is torch.conv2d, F.linear and
+    F.avg_pool2d live in torch._C._nn."""
+    F = torch.nn.functional
+
+    def f(x, w):
+        y = F.logsigmoid(F.conv2d(x, w, padding=1))
+        z = F.pixel_shuffle(F.avg_pool2d(y, 2), 2)
+        return F.softplus(F.linear(z.flatten(1), torch.ones(3, 16) * 0.1))
+    return f, [(1, 4, 4, 4), (4, 4, 3, 3)]
+
+
 def varargs(torch):
     class VarArgs(torch.nn.Module):
         def forward(self, x, *rest, scale=2.0, **kw):
@@ -170,7 +182,8 @@ def varargs(torch):
 CASES = {"mlp": mlp, "cnn": cnn, "function": function, "sequential": sequential, "nested": nested, "ops": ops,
          "constants": constants, "tensor_left": tensor_left,
          "functional": functional, "annotated": annotated,
-         "annotated_objects": annotated_objects, "varargs": varargs}
+         "annotated_objects": annotated_objects, "varargs": varargs,
+         "functional_builtin": functional_builtin}
 ON_WEBGPU = ["mlp", "cnn", "nested"]
 
 
