@@ -26,7 +26,5 @@ from .proxy import Proxy
 from . import passes
 from .subgraph_rewriter import replace_pattern
 
-_dispatch.install()  # torch.relu(proxy) records a node, also outside symbolic_trace
-
 __all__ = ["symbolic_trace", "Tracer", "Graph", "GraphModule", "Node", "Proxy", "Interpreter", "Transformer",
            "wrap", "PH", "map_arg", "replace_pattern", "passes", "node", "proxy"]

@@ -288,8 +288,8 @@ def gen_python_code(nodes, root_module: str, verbose: bool = False) -> PythonCod
         body.append("pass\n")
     wrap_stmts = ""
     if wrapped_fns:
-        from ._symbolic_trace import wrap
-        wrap_name = add_global("torch.fx._symbolic_trace.wrap", wrap)
+        from ._wrap import wrap
+        wrap_name = add_global("torch.fx._symbolic_trace.wrap", wrap)  # PyTorch's own spelling
         wrap_stmts = "\n".join(f'{wrap_name}("{name}")' for name in wrapped_fns)
     if not free_vars or free_vars[0] != "self":
         free_vars.insert(0, "self")

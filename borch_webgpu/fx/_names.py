@@ -15,23 +15,23 @@ _OBJECTS: dict[int, object] = {}  # keeps the objects named in _CACHE alive (ids
 def _build() -> None:
     pkg = sys.modules["borch_webgpu"]
     from ..nn import functional as F
-    for name, obj in vars(F).items():  # the wrappers of _dispatch.py know their spelling
+    from ._dispatch import functional_spelling
+    for name, obj in vars(F).items():
+        obj = getattr(obj, "_fx_original", obj)  # the package's own object, also while wrapped
         if not name.startswith("__") and callable(obj):
-            _CACHE.setdefault(id(obj), getattr(obj, "_fx_qualname", f"torch.nn.functional.{name}"))
+            _CACHE.setdefault(id(obj), functional_spelling(name, pkg)[0])
             _OBJECTS[id(obj)] = obj
     names = sorted(getattr(pkg, "_FUNCTIONS", {}))
     for name in names:  # torch.relu wins over F.relu; torch.mul (its own __name__) over torch.multiply
         obj = getattr(pkg, name, None)
+        obj = getattr(obj, "_fx_original", obj)
         current = _CACHE.get(id(obj))
         if current is None or current.startswith("torch.nn.") or getattr(obj, "__name__", None) == name:
             _CACHE[id(obj)] = f"torch.{name}"
             _OBJECTS[id(obj)] = obj
-    for fn_id, name in list(_CACHE.items()):  # the functions under the wrappers (_dispatch.py)
-        original = getattr(_OBJECTS.get(fn_id), "_fx_original", None)
-        if original is not None:
-            _CACHE.setdefault(id(original), name)
-            _OBJECTS[id(original)] = original
     _CACHE[id(pkg._assert)] = "torch._assert"
+    from .._log import log_dispatch
+    _CACHE.setdefault(id(log_dispatch), "torch.log")
     _CACHE.pop(id(None), None)
 
 

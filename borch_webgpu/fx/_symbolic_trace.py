@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import functools
 import inspect
-import sys
 from types import FunctionType
 from typing import Any, Callable
 
-from ._patch import Patcher, patch_public_functions
+from ._patch import Patcher
+from ._wrap import WRAPPED, wrap
 from .graph import Graph
 from .node import Argument
 from .proxy import Proxy, TracerBase
 
 __all__ = ["Tracer", "symbolic_trace", "wrap", "PH"]
-
-_WRAPPED: list[tuple[dict, str]] = []  # (globals of the module that called wrap, name)
-
 
 class PHBase:
     """A placeholder for a concrete argument that should stay an input (``concrete_args={"x": PH}``)."""
@@ -32,30 +29,6 @@ class PHBase:
 
 
 PH = PHBase()
-
-
-def wrap(fn_or_name: str | Callable):
-    """Record calls to a free function as ``call_function`` nodes instead of tracing through them.
-
-    Call at module scope with the function or its name; calls made from that module are recorded.
-
-    Example:
-        >>> import borch_webgpu.fx as fx
-        >>> def my_len(x):
-        ...     return len(x)
-        >>> _ = fx.wrap("my_len")
-    """
-    if not callable(fn_or_name) and not isinstance(fn_or_name, str):
-        raise RuntimeError("Unsupported type for global function! Must be either a callable or string name")
-    if callable(fn_or_name):
-        fn_name = fn_or_name.__name__
-    else:
-        fn_name = fn_or_name
-    frame = sys._getframe(1)
-    if frame.f_code.co_name != "<module>":
-        raise NotImplementedError("wrap must be called at the top level of a module")
-    _WRAPPED.append((frame.f_globals, fn_name))
-    return fn_or_name
 
 
 class Tracer(TracerBase):
@@ -262,8 +235,7 @@ class Tracer(TracerBase):
         with Patcher() as patcher:
             patcher.patch(Module, "__getattr__", module_getattr_wrapper)
             patcher.patch(Module, "__call__", module_call_wrapper)
-            patch_public_functions(patcher, self)
-            for glb, name in _WRAPPED:
+            for glb, name in WRAPPED:
                 if name in glb:
                     patcher.patch_dict(glb, name, _wrapped_fn(self, glb[name], name))
             for glb in (fn_globals,):

@@ -95,7 +95,9 @@ class Graph:
     # ---- creating nodes --------------------------------------------------------------------------------
     def _target_to_str(self, target: Target) -> str:
         if callable(target):
-            op = target.__name__
+            from ._names import public_name
+            public = public_name(target)  # torch.log is "log" (its function is named log_dispatch)
+            op = public.rsplit(".", 1)[1] if public is not None else target.__name__
         else:
             op = target
             if _is_magic(op):
@@ -111,9 +113,15 @@ class Graph:
             raise AssertionError(f"args must be a tuple, got {type(args)}")
         if not isinstance(kwargs, dict):
             raise AssertionError(f"kwargs must be a dict, got {type(kwargs)}")
+        spelling = None
+        if op == "call_function":
+            from ._dispatch import unwrap
+            target, spelling = unwrap(target)  # nodes hold the package's own function, not a wrapper
         candidate = name if name is not None else self._target_to_str(target)
         name = self._graph_namespace.create_name(candidate, None)
         n = Node(self, name, op, target, args, kwargs, type_expr)
+        if spelling is not None:
+            n._qualname = spelling
         self._graph_namespace.associate_name_with_obj(name, n)
         self._insert(n)
         self._len += 1

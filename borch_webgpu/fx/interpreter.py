@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from ._dispatch import public
 from .graph import Graph
 from .graph_module import GraphModule
 from .node import Argument, Node, map_aggregate, map_arg
@@ -82,7 +83,8 @@ class Interpreter:
         """Fetch ``n``'s arguments from the environment and call the method for ``n.op``."""
         args, kwargs = self.fetch_args_kwargs_from_env(n)
         assert isinstance(args, tuple) and isinstance(kwargs, dict)
-        return getattr(self, n.op)(n.target, args, kwargs)
+        target = public(n.target, n._qualname) if n.op == "call_function" else n.target
+        return getattr(self, n.op)(target, args, kwargs)
 
     # ---- one method per op --------------------------------------------------------------------------
     def placeholder(self, target: str, args: tuple, kwargs: dict) -> Any:
@@ -198,6 +200,7 @@ class Transformer(Interpreter):
 
     def run_node(self, n: Node) -> Any:
         result = super().run_node(n)
-        if isinstance(result, Proxy) and n.op not in ("placeholder", "output"):
-            result.node._qualname = n._qualname if result.node.target is n.target else None
+        if isinstance(result, Proxy) and n.op not in ("placeholder", "output") and result.node._qualname is None \
+                and result.node.target is n.target:
+            result.node._qualname = n._qualname
         return result

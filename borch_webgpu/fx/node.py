@@ -192,8 +192,8 @@ class Node:
 
     @target.setter
     def target(self, value: Target) -> None:
-        self._target = value
-        self._qualname = None
+        from ._dispatch import unwrap
+        self._target, self._qualname = unwrap(value)
 
     @property
     def args(self) -> tuple:

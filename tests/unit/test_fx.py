@@ -69,12 +69,24 @@ def test_control_flow_raises_trace_error_type():
 
 
 def test_trace_restores_every_patched_name():
+    """The wrappers that record Proxy calls exist only while a Proxy is alive: afterwards torch.relu
+    is its op record again (tests/unit/test_layers.py::test_every_record_is_bound)."""
+    import gc
+
+    from borch_webgpu.fx import _dispatch
     before = (torch.relu, torch.nn.functional.relu, torch.Tensor.add, nn.Module.__call__, nn.Module.__getattr__)
     with pytest.raises(fx.proxy.TraceError):
         fx.symbolic_trace(fx_cases.control_flow(torch))
-    fx.symbolic_trace(fx_cases.mlp(torch)[0])
+    gm = fx.symbolic_trace(fx_cases.mlp(torch)[0])
+    gc.collect()
+    assert not _dispatch.installed()
     assert (torch.relu, torch.nn.functional.relu, torch.Tensor.add, nn.Module.__call__,
             nn.Module.__getattr__) == before
+    assert next(n for n in gm.graph.nodes if n.op == "call_function").target is torch.nn.functional.relu
+    p = fx.Proxy(gm.graph.placeholder("z"))
+    assert _dispatch.installed() and torch.relu is not before[0]
+    del p
+    assert not _dispatch.installed() and torch.relu is before[0]
 
 
 def test_custom_tracer_leaf_and_create_node():
