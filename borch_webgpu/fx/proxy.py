@@ -13,7 +13,7 @@ from typing import Any
 from ._codegen import magic_methods, reflectable_magic_methods
 from . import _dispatch
 from .graph import Graph
-from .node import Node, map_aggregate
+from .node import Node
 
 __all__ = ["TraceError", "TracerBase", "GraphAppendingTracer", "Proxy", "Attribute"]
 
@@ -209,12 +209,6 @@ for _method in magic_methods:
     setattr(Proxy, f"__{_method.strip('_')}__", _magic(_method))
 for _orig in reflectable_magic_methods:
     setattr(Proxy, f"__r{_orig.strip('_')}__", _reflected(_orig))
-
-
-def _contains_proxy(value) -> bool:
-    found = []
-    map_aggregate(value, lambda v: found.append(v) if isinstance(v, Proxy) else None)
-    return bool(found)
 
 
 _dispatch._PROXY_TYPE.append(Proxy)
