@@ -19,6 +19,7 @@ from ._bind import FUNCTIONS as _FUNCTIONS
 globals().update(_FUNCTIONS)  # torch.add, torch.zeros, ...: the records of ops/*.py (see _bind.py)
 from .serialization import load, save
 from ._scope import keep, scope
+from ._assert import _assert
 from ._log import logged, set_log_sink
 from ._log import log_dispatch as log
 from . import cuda, linalg, nn, return_types, testing, utils, webgpu
@@ -27,6 +28,7 @@ from . import optim
 from . import ao
 from ._compile import compile  # noqa: A004
 from . import _dynamo, compiler
+from . import fx
 from . import accelerator, backends
 
 

@@ -231,6 +231,7 @@ from .ops.creation import from_numpy as from_numpy
 from .ops.creation_more import frombuffer as frombuffer
 from .ops.creation import full as full
 from .ops.creation import full_like as full_like
+from . import fx as fx
 from .ops.indexing import gather as gather
 from .ops.binary_extra import gcd as gcd
 gcd_: Any

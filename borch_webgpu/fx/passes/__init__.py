@@ -1,0 +1,4 @@
+"""Graph passes of ``torch.fx.passes``: :mod:`.shape_prop`."""
+from . import shape_prop
+
+__all__ = ["shape_prop"]
