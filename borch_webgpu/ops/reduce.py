@@ -60,7 +60,7 @@ def _red(name, ref, tol=(1e-5, 1e-5), state_words=1, **extra):
 def _acc(a):
     """The numpy accumulator for a reduction on the cpu device: float64 for floats (numpy's float32
     sums along a strided axis add sequentially, which loses more than PyTorch's)."""
-    return np.float64 if a.dtype.kind == "f" else None
+    return np.float64 if a.dtype.kind == "f" else (np.complex128 if a.dtype.kind == "c" else None)
 
 
 SUM = _red("sum", lambda a, dims: np.sum(a, axis=dims, dtype=_acc(a)))
@@ -143,10 +143,19 @@ def _require(op: str, x) -> Tensor:
     return x
 
 
+def _real_only(op: str, x: Tensor, kernel: str | None = None) -> None:
+    """Orderings have no meaning for complex values: PyTorch's errors."""
+    if x.dtype.is_complex:
+        if kernel:
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{_dtype.SCALAR_NAMES[x.dtype.name]}'")
+        raise RuntimeError(f"{op}(): does not support complex input")
+
+
 def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001 - torch's name
     """Sum over ``dim`` (all dims when None); integers and bools sum to int64."""
     x = _require("sum", input)
-    out_t = dtype if dtype is not None else (x.dtype if x.dtype.is_floating_point else _dtype.int64)
+    out_t = dtype if dtype is not None else (x.dtype if x.dtype.is_floating_point or x.dtype.is_complex
+                                             else _dtype.int64)
     _dtype.check_supported(out_t, "sum")
     if dtype is not None and out_t is not x.dtype:
         x = x.to(out_t)
@@ -161,7 +170,7 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
 
 def _float_only(op: str, x: Tensor, dtype=None):
     d = dtype or x.dtype
-    if not d.is_floating_point:
+    if not (d.is_floating_point or d.is_complex):
         raise RuntimeError(f"{op}(): could not infer output dtype. Input dtype must be either a floating point or "
                            f"complex dtype. Got: {_dtype.SCALAR_NAMES[d.name]}")
     return d
@@ -235,6 +244,7 @@ def _check_nonempty(op: str, x: Tensor, dims, full: bool = False) -> None:
 def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """Largest value over ``dim`` (all dims for ``()``); gradient split evenly between ties."""
     x = _require("amax", input)
+    _real_only("amax", x, "max_values_cpu")
     dims = reduce_dims("amax", x.dim(), dim if dim != () else None)
     _check_nonempty("amax", x, dims, full=dim in ((), None))
     C = x.dtype if x.dtype.name != "bool" else _dtype.int32
@@ -246,6 +256,7 @@ def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
 def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """Smallest value over ``dim`` (all dims for ``()``); gradient split evenly between ties."""
     x = _require("amin", input)
+    _real_only("amin", x, "min_values_cpu")
     dims = reduce_dims("amin", x.dim(), dim if dim != () else None)
     _check_nonempty("amin", x, dims, full=dim in ((), None))
     C = x.dtype if x.dtype.name != "bool" else _dtype.int32
@@ -255,6 +266,7 @@ def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
 
 
 def _arg(op: OpDef, x: Tensor, dim, keepdim: bool) -> Tensor:
+    _real_only(op.name, x)
     if x.dtype.name == "bool":
         raise RuntimeError(f"\"{op.name}_cpu\" not implemented for 'Bool'")
     if dim is None:
@@ -299,6 +311,7 @@ def _minmax(name: str, input, dim, keepdim: bool):
     if isinstance(dim, Tensor):
         from .elementwise import maximum, minimum
         return (maximum if name == "max" else minimum)(x, dim)
+    _real_only(name, x, f"{name}_all" if dim is None else None)
     C = x.dtype if x.dtype.name != "bool" else _dtype.int32
     if dim is None:
         _check_nonempty(name, x, ())

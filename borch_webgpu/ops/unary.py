@@ -166,9 +166,13 @@ def _unary_fn(name, doc, bool_error=None, int_ok=True, bool_ok=True):
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
         if bool_error and input.dtype.name == "bool":
             raise RuntimeError(bool_error)
-        if (not bool_ok and input.dtype.name == "bool") or (not int_ok and not input.dtype.is_floating_point):
+        if input.dtype.is_complex and name == "abs":
+            from .complex import complex_abs   # |z|: a real result (ops/complex.py)
+            return _out(complex_abs(input), out)
+        if (not bool_ok and input.dtype.name == "bool") or (not int_ok and not (
+                input.dtype.is_floating_point or input.dtype.is_complex)):
             raise NotImplementedError(f"\"{name}\" not implemented for '{_tname(input.dtype)}'")
-        if name in ("floor", "ceil", "round", "trunc") and not input.dtype.is_floating_point:
+        if name in ("floor", "ceil", "round", "trunc") and input.dtype.category in (0, 1):
             return _out(input.clone(), out)
         if name == "square" and input.dtype.name == "bool":
             input = input.long()
