@@ -51,6 +51,8 @@ def _square(op: str, A) -> np.ndarray:
         raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not {type(A).__name__}")
     if A.dim() < 2:
         raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
+    if op in ("linalg.eig", "linalg.eigvals") and not (A.dtype.is_floating_point or A.dtype.is_complex):
+        raise RuntimeError(f"Unknown Complex ScalarType for {cc.scalar_name(A.dtype)}")   # PyTorch's words
     if not (A.dtype.is_floating_point or A.dtype.is_complex):
         raise RuntimeError(f"{op}: Expected a floating point or complex tensor as input. Got "
                            f"{cc.scalar_name(A.dtype)}")

@@ -474,6 +474,8 @@ def pow(input, exponent, *, out=None) -> Tensor:  # noqa: A001 - torch's name
     res = promote(args)
     if res.name == "bool":
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    if res.is_complex:
+        return ew(POW, input, exponent, out=out)   # ops/_complex_ew.py
     if not isinstance(input, Tensor):
         base = args[0]
         if res.is_floating_point:

@@ -70,7 +70,9 @@ def assign(dst: Tensor, src) -> None:
         from .creation import FILL
         val = src
         C = dst.dtype if dst.dtype.name != "bool" else _dtype.int32
-        if C.category == 2:
+        if C.category == 3:
+            val = complex(val)
+        elif C.category == 2:
             val = float(val)
         elif C.category == 1:
             val = int(val)

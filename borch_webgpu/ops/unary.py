@@ -286,6 +286,8 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A0
     """Limit each element to ``[min, max]`` (either bound may be None, a number or a tensor)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if input.dtype.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
     dt = input.dtype
     if isinstance(min, builtins.float) or isinstance(max, builtins.float) or \
             (isinstance(min, Tensor) and min.dtype.is_floating_point) or \
