@@ -33,7 +33,7 @@ def ifft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
     Example::
 
         >>> torch.fft.ifft(torch.tensor([4., 0., 0., 0.]))
-        tensor([1.+0.j, 1.+0.j, 1.+0.j, 1.+0.j])
+        tensor([1.-0.j, 1.-0.j, 1.-0.j, 1.+0.j])
     """
     return _f.c2c("ifft", input, None if n is None else [n], [dim], norm, inverse=True)
 
