@@ -50,6 +50,8 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
     """The vector ``ord``-norm over ``dim`` (all elements when None): 2, 1, inf, -inf, 0 or any number."""
     if dtype is not None:
         x = x.to(dtype)
+    if x.dtype.is_complex:
+        x = x.abs()   # the norms of complex values are those of their magnitudes
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                            f"{_dtype.SCALAR_NAMES[x.dtype.name]}")

@@ -44,7 +44,7 @@ _BINARY_D = {
     "pow": lambda a, b, o: (b * a ** (b - 1), o * np.log(a)),
     "_add_scaled": None,   # a + c * b: handled below
 }
-_COMPARE = {"eq", "ne"}
+_COMPARE = {"eq", "ne", "isnan", "isinf", "isfinite", "logical_not"}
 # PyTorch's own words for the ops it refuses on complex inputs
 _REFUSED = {
     "floor": "floor is not supported for complex inputs", "ceil": "ceil is not supported for complex inputs",
@@ -61,7 +61,7 @@ _REFS = {"sigmoid": lambda z: 1 / (1 + np.exp(-z))}
 
 
 def supported(name: str) -> bool:
-    return name in _UNARY_D or name in _BINARY_D or name in _COMPARE
+    return name in _UNARY_D or name in _BINARY_D or name in _COMPARE or name == "where"
 
 
 def ew(op, args, dev, C, R, O, params=(), out: Tensor | None = None) -> Tensor:
@@ -71,8 +71,14 @@ def ew(op, args, dev, C, R, O, params=(), out: Tensor | None = None) -> Tensor:
         if name in _REFUSED:
             raise NotImplementedError(_REFUSED[name])
         raise cc.not_implemented(_KERNEL.get(name, name.lstrip("_") + "_cpu"), C)
+    if name in _COMPARE and not C.is_complex:   # isnan, isinf ...: compute in the operand's complex dtype
+        C = next(x.dtype for x in args if isinstance(x, Tensor) and x.dtype.is_complex)
+    if name == "where" and not C.is_complex:
+        raise cc.not_implemented("where_cpu", next(x.dtype for x in args[1:] if getattr(x, "dtype", C).is_complex))
     arrs = [cc.values(x).astype(C.np, copy=False) if isinstance(x, Tensor) else np.asarray(x, dtype=C.np)
             for x in args]
+    if name == "where":
+        arrs[0] = cc.values(args[0]).astype(bool) if isinstance(args[0], Tensor) else np.asarray(bool(args[0]))
     with np.errstate(all="ignore"):
         res = np.asarray(_REFS.get(name, op.ref)(*arrs, *params))
     if name in _COMPARE:
@@ -92,6 +98,9 @@ def _record(name, args, arrs, params, r, res) -> None:
     if name in _UNARY_D:
         d = _UNARY_D[name]
         cc.record(grad_name, args, [r], lambda g: (g * np.conj(d(arrs[0], res)),))
+    elif name == "where":
+        c = arrs[0]
+        cc.record("WhereBackward0", args, [r], lambda g: (None, np.where(c, g, 0), np.where(c, 0, g)))
     elif name == "_add_scaled":   # a + c * b (add/sub with alpha)
         c = arrs[2]
         cc.record("AddBackward0", args[:2], [r], lambda g: (g, g * np.conj(c)))

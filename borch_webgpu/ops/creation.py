@@ -295,6 +295,8 @@ def _filled(op: str, shape, value, dtype, device, requires_grad: bool) -> Tensor
                                "without overflow")   # PyTorch's message
     elif dtype.name == "bool":
         value = builtins.bool(value)
+    elif dtype.is_complex:
+        value = builtins.complex(value)
     else:
         value = builtins.float(value)
     dev = canonical(device)

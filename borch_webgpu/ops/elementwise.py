@@ -153,7 +153,9 @@ def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None, out: 
     writes it directly when nothing records a graph and no operand partly overlaps it."""
     args, dev = operands(op.name, args)
     C, R, O = dtypes or dtypes_for(op, args)
-    if C.category == 3:  # complex: computed on the host by numpy (ops/_complex_ew.py)
+    if C.category == 3 or op.dtype_rule == "predicate" and any(
+            isinstance(x, Tensor) and x.dtype.category == 3 for x in args):
+        # complex: computed on the host by numpy (ops/_complex_ew.py); isnan & co. test both parts
         from . import _complex_ew
         return _complex_ew.ew(op, args, dev, C, R, O, params, out)
     if C.name == "float16":  # half precision is stored, not computed: kernels work in f32

@@ -194,6 +194,9 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Product over one dim (or all elements when ``dim`` is None)."""
     x = _require("prod", input)
+    if x.dtype.is_complex and dtype is None:
+        from . import _complex_more
+        return _complex_more.prod(x, dim, keepdim)
     out_t = dtype if dtype is not None else (x.dtype if x.dtype.is_floating_point else _dtype.int64)
     if out_t is not x.dtype:
         x = x.to(out_t)
@@ -360,6 +363,9 @@ def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
     """Variance over ``dim`` with ``correction`` (1 = Bessel's, the default)."""
     x = _require("var", input)
     dim, unbiased, keepdim = _var_args(dim, unbiased, keepdim)
+    if x.dtype.is_complex:
+        from . import _complex_more
+        return _complex_more.var(x, dim, unbiased, keepdim, correction, std=False)
     d = _float_only("var", x)
     c = _correction("var", unbiased, correction)
     dims = reduce_dims("var", x.dim(), dim)
@@ -377,6 +383,9 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
     """Standard deviation over ``dim`` with ``correction`` (1 = Bessel's, the default)."""
     x = _require("std", input)
     dim, unbiased, keepdim = _var_args(dim, unbiased, keepdim)
+    if x.dtype.is_complex:
+        from . import _complex_more
+        return _complex_more.var(x, dim, unbiased, keepdim, correction, std=True)
     d = _float_only("std", x)
     c = _correction("std", unbiased, correction)
     dims = reduce_dims("std", x.dim(), dim)
@@ -440,6 +449,8 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None, dtype=None) -> Tensor:
     """Vector p-norm over ``dim`` (all elements when None): p = 2 ('fro'), 1, inf, -inf, 0 or any number."""
     x = _require("norm", input)
+    if x.dtype.is_complex:
+        x = x.abs()   # the norms of complex values are those of their magnitudes
     _float_only("norm", x, dtype)
     if p is None or p == "fro":
         p = 2

@@ -243,6 +243,9 @@ def cumsum(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
     """
     x = _require("cumsum", input)
     d = _dim("cumsum", x, dim)
+    if x.dtype.is_complex and dtype is None:
+        from . import _complex_more
+        return _out(_complex_more.cumsum(x, d), out)
     x, C, R = _scan_dtypes("cumsum", x, dtype)
     r = _scan(CUMSUM, x, d, C, R)
     if R.is_floating_point:
