@@ -16,7 +16,7 @@ from .. import _dtype, autograd
 from ..device.cpu import CPUStorage
 from ..tensor import Tensor
 
-__all__ = ["values", "make", "record", "grad_for", "sum_to_shape", "not_implemented", "scalar_name"]
+__all__ = ["values", "make", "record", "grad_for", "sum_to_shape", "not_implemented", "scalar_name", "refuse_complex"]
 
 
 def values(t, what: str = "a complex op") -> np.ndarray:
@@ -81,3 +81,9 @@ def scalar_name(d) -> str:
 def not_implemented(kernel: str, d) -> NotImplementedError:
     """PyTorch's error for a kernel that has no complex version: "lt_cpu" not implemented for 'ComplexFloat'."""
     return NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_name(d)}'")
+
+
+def refuse_complex(x, exc, message: str) -> None:
+    """Raise exc(message) (``{}`` filled with PyTorch's scalar type name) when x is a complex tensor."""
+    if isinstance(x, Tensor) and x.dtype.is_complex:
+        raise exc(message.format(scalar_name(x.dtype)) if "{}" in message else message)

@@ -34,6 +34,10 @@ _UNARY_D = {
     "sinh": lambda z, o: np.cosh(z),
     "cosh": lambda z, o: np.sinh(z),
     "sigmoid": lambda z, o: o * (1 - o),
+    "exp2": lambda z, o: o * _LN2,
+    "asin": lambda z, o: 1 / np.sqrt(1 - z * z),
+    "acos": lambda z, o: -1 / np.sqrt(1 - z * z),
+    "atan": lambda z, o: 1 / (1 + z * z),
 }
 # binary: name -> (df/da, df/db)(a, b, out)
 _BINARY_D = {
@@ -44,16 +48,18 @@ _BINARY_D = {
     "pow": lambda a, b, o: (b * a ** (b - 1), o * np.log(a)),
     "_add_scaled": None,   # a + c * b: handled below
 }
-_COMPARE = {"eq", "ne", "isnan", "isinf", "isfinite", "logical_not"}
+_COMPARE = {"eq", "ne", "isnan", "isinf", "isfinite", "logical_not", "logical_and", "logical_or", "logical_xor"}
 # PyTorch's own words for the ops it refuses on complex inputs
 _REFUSED = {
     "floor": "floor is not supported for complex inputs", "ceil": "ceil is not supported for complex inputs",
     "trunc": "trunc is not supported for complex inputs", "relu": "clamp is not supported for complex types",
     "clamp": "clamp is not supported for complex types", "clamp_min": "clamp is not supported for complex types",
     "clamp_max": "clamp is not supported for complex types", "hardtanh": "clamp is not supported for complex types",
+    "maximum": "maximum not implemented for complex tensors.", "minimum": "minimum not implemented for complex tensors.",
+    "fmax": "fmax not implemented for complex tensors.", "fmin": "fmin not implemented for complex tensors.",
     "sign": "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.",
 }
-_KERNEL = {"floor_divide": "div_floor_cpu", "round": "round_vml_cpu", "maximum": "maximum_cpu"}
+_KERNEL = {"floor_divide": "div_floor_cpu", "round": "round_vml_cpu", "erf": "erf_vml_cpu"}
 
 
 # references that the real ops' numpy code would get wrong for complex values
@@ -69,7 +75,8 @@ def ew(op, args, dev, C, R, O, params=(), out: Tensor | None = None) -> Tensor:
     name = op.name
     if not supported(name):
         if name in _REFUSED:
-            raise NotImplementedError(_REFUSED[name])
+            raise (RuntimeError if name in ("maximum", "minimum", "fmax", "fmin") else NotImplementedError)(
+                _REFUSED[name])
         raise cc.not_implemented(_KERNEL.get(name, name.lstrip("_") + "_cpu"), C)
     if name in _COMPARE and not C.is_complex:   # isnan, isinf ...: compute in the operand's complex dtype
         C = next(x.dtype for x in args if isinstance(x, Tensor) and x.dtype.is_complex)

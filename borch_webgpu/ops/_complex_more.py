@@ -88,3 +88,40 @@ def random(kind: str, shape, dtype, device, generator, requires_grad: bool) -> T
         re, im = re * (1 / math.sqrt(2.0)), im * (1 / math.sqrt(2.0))
     out = make_complex(re, im)
     return out.requires_grad_(requires_grad) if requires_grad else out
+
+
+def logsumexp(x: Tensor, dims, keepdim: bool) -> Tensor:
+    """log(sum(exp(z))) of complex x over dims, shifted by the largest real part; the gradient is
+    g * conj(softmax)."""
+    v = cc.values(x)
+    dims = tuple(dims)
+    m = np.max(v.real, axis=dims, keepdims=True) if v.size else np.zeros([1] * v.ndim)
+    m = np.where(np.isfinite(m), m, 0)
+    with np.errstate(all="ignore"):
+        lse = np.log(np.sum(np.exp(v - m), axis=dims, keepdims=True)) + m
+    out = cc.make(lse if keepdim else np.squeeze(lse, axis=dims), x.dtype, x.device)
+    with np.errstate(all="ignore"):
+        soft = np.exp(v - lse)
+    cc.record("LogsumexpBackward0", [x], [out],
+              lambda g: ((g if keepdim else np.expand_dims(g, dims)) * np.conj(soft),))
+    return out
+
+
+def cumprod(x: Tensor, d: int) -> Tensor:
+    """The cumulative product of complex x along dim d. Gradient: input i gets sum over j >= i of
+    g_j * conj(prod of x_k for k <= j, k != i), computed without division (exact with zeros)."""
+    v = cc.values(x)
+    out = cc.make(np.cumprod(v, axis=d), x.dtype, x.device)
+
+    def back(g):
+        a, gm = np.moveaxis(v, d, -1), np.moveaxis(g, d, -1)
+        n = a.shape[-1]
+        res = np.zeros_like(a)
+        for i in range(n):
+            others = a.copy()
+            others[..., i] = 1
+            partial = np.cumprod(others, axis=-1)   # prod of x_k, k <= j, k != i
+            res[..., i] = np.sum(gm[..., i:] * np.conj(partial[..., i:]), axis=-1)
+        return (np.moveaxis(res, -1, d),)
+    cc.record("CumprodBackward0", [x], [out], back)
+    return out

@@ -434,6 +434,9 @@ def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, c
 def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(input)))`` over ``dim``, computed stably."""
     x = _require("logsumexp", input)
+    if x.dtype.is_complex:
+        from . import _complex_more
+        return _complex_more.logsumexp(x, reduce_dims("logsumexp", x.dim(), dim), keepdim)
     if not x.dtype.is_floating_point:
         x = x.float()
     dims = reduce_dims("logsumexp", x.dim(), dim)

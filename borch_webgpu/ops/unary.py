@@ -167,6 +167,8 @@ def _unary_fn(name, doc, bool_error=None, int_ok=True, bool_ok=True):
         if bool_error and input.dtype.name == "bool":
             raise RuntimeError(bool_error)
         if input.dtype.is_complex and name == "abs":
+            if out is input:
+                raise RuntimeError("In-place abs is not supported for complex tensors.")
             from .complex import complex_abs   # |z|: a real result (ops/complex.py)
             return _out(complex_abs(input), out)
         if (not bool_ok and input.dtype.name == "bool") or (not int_ok and not (
