@@ -87,8 +87,8 @@ def eig(A: Tensor, *, out=None):
     if not np.isfinite(a).all():
         raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
     w, V = np.linalg.eig(a.astype(cd.np))
-    from .. import return_types
-    res = return_types.linalg_eig((cc.make(w, cd, A.device), cc.make(V, cd, A.device)))
+    from ._return_types import linalg_eig
+    res = linalg_eig((cc.make(w, cd, A.device), cc.make(V, cd, A.device)))
     if out is not None:
         from .memory import assign
         for o, r in zip(out, res):

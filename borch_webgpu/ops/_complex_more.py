@@ -54,9 +54,8 @@ def cumsum(x: Tensor, dim: int) -> Tensor:
 def var(x: Tensor, dim, unbiased, keepdim: bool, correction, std: bool) -> Tensor:
     """var / std of complex x: a real result, the variance of the real parts plus that of the imaginary
     parts (PyTorch's definition, E|z - mean|^2 with the correction), differentiable through .real / .imag."""
-    from .reduce import var as rvar
-    r = rvar(x.real, dim, unbiased, keepdim, correction=correction) + \
-        rvar(x.imag, dim, unbiased, keepdim, correction=correction)
+    r = x.real.var(dim, unbiased, keepdim, correction=correction) + \
+        x.imag.var(dim, unbiased, keepdim, correction=correction)   # methods: reduce.py sits above
     return r.sqrt() if std else r
 
 
@@ -75,13 +74,11 @@ def sgn(x: Tensor) -> Tensor:
     return out
 
 
-def random(kind: str, shape, dtype, device, generator, requires_grad: bool) -> Tensor:
+def random(kind: str, fn, shape, dtype, device, generator, requires_grad: bool) -> Tensor:
     """randn / rand with a complex dtype, as PyTorch draws them: real and imaginary parts independent, each
-    N(0, 1/2) for randn (so E|z|^2 = 1) and U[0, 1) for rand, from the real generator."""
-    from . import random as rnd
+    N(0, 1/2) for randn (so E|z|^2 = 1) and U[0, 1) for rand, from the real generator fn (random.py's)."""
     from .complex import complex as make_complex
     rd = dtype.to_real()
-    fn = rnd.randn if kind == "randn" else rnd.rand
     re = fn(*shape, generator=generator, dtype=rd, device=device)
     im = fn(*shape, generator=generator, dtype=rd, device=device)
     if kind == "randn":

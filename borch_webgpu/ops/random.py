@@ -205,7 +205,7 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = F
     shape = _size_arg("rand", size, kw.pop("size", None))
     if dtype is not None and dtype.is_complex:
         from . import _complex_more
-        return _complex_more.random("rand", shape, dtype, device, generator, requires_grad)
+        return _complex_more.random("rand", rand, shape, dtype, device, generator, requires_grad)
     t = _fill("uniform", shape, _float_dtype("rand", dtype), device, 0.0, 1.0, generator)
     return t.requires_grad_(requires_grad) if requires_grad else t
 
@@ -215,7 +215,7 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = 
     shape = _size_arg("randn", size, kw.pop("size", None))
     if dtype is not None and dtype.is_complex:
         from . import _complex_more
-        return _complex_more.random("randn", shape, dtype, device, generator, requires_grad)
+        return _complex_more.random("randn", randn, shape, dtype, device, generator, requires_grad)
     t = _fill("normal", shape, _float_dtype("randn", dtype), device, 0.0, 1.0, generator)
     return t.requires_grad_(requires_grad) if requires_grad else t
 
