@@ -68,7 +68,8 @@ class dtype:
     computed in float64 on both devices; WGSL has no 64-bit float, so on ``webgpu`` a float64 tensor
     is held on the host (numpy) and computed by the cpu kernels while ``t.device`` reports
     ``webgpu:0``; float32 operands mixed in are read back (float64 wins, as in PyTorch's promotion),
-    and results of other dtypes (``x > 0``, ``x.float()``) go back to the GPU.
+    and results of other dtypes (``x > 0``, ``x.float()``) go back to the GPU. ``complex64`` /
+    ``complex128`` (``cfloat`` / ``cdouble``) are held on the host on ``webgpu`` in the same way.
 
     Example::
 
@@ -77,6 +78,8 @@ class dtype:
         0.9000000000000001
         >>> torch.tensor([200], dtype=torch.uint8) + 100
         tensor([44], dtype=torch.uint8)
+        >>> torch.tensor([1 + 2j]) * 1j
+        tensor([-2.+1.j])
     """
 
     __slots__ = ("name", "np", "storage_np", "gpu_np", "wgsl", "itemsize", "is_floating_point", "is_signed",
@@ -290,7 +293,7 @@ class finfo:
             type = float64
         elif type is builtins.int:
             type = int64
-        d = _dtype_arg("finfo", "type", 1, type)
+        d = _dtype_arg("finfo", "type", 1, type).to_real()   # complex: its parts' float type, as PyTorch
         if not d.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")

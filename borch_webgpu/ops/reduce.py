@@ -145,10 +145,9 @@ def _require(op: str, x) -> Tensor:
 
 def _real_only(op: str, x: Tensor, kernel: str | None = None) -> None:
     """Orderings have no meaning for complex values: PyTorch's errors."""
-    if x.dtype.is_complex:
-        if kernel:
-            raise NotImplementedError(f"\"{kernel}\" not implemented for '{_dtype.SCALAR_NAMES[x.dtype.name]}'")
-        raise RuntimeError(f"{op}(): does not support complex input")
+    from ._complex_core import refuse_complex
+    refuse_complex(x, *((NotImplementedError, f"\"{kernel}\" not implemented for '{{}}'") if kernel else
+                        (RuntimeError, f"{op}(): does not support complex input")))
 
 
 def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001 - torch's name

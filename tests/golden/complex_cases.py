@@ -82,6 +82,7 @@ CASES = [
     ("cfloat alias", "torch.cfloat is torch.complex64 and torch.cdouble is torch.complex128"),
     ("dtype flags", "[torch.complex64.is_complex, torch.complex64.is_floating_point, torch.complex64.to_real(), "
                     "torch.complex128.to_real()]"),
+    ("finfo complex", "[torch.finfo(torch.complex64).eps, torch.finfo(torch.complex128).dtype]"),
     ("element_size", "[Z.element_size(), ZD.element_size()]"),
     ("is_complex", "[Z.is_complex(), torch.is_complex(X), Z.is_floating_point()]"),
     ("type name", "[Z.type(), ZD.type()]"),
