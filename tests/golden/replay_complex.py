@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -24,10 +25,15 @@ def load() -> list[dict]:
     return json.loads((HERE / "complex.json").read_text())["cases"]
 
 
+_ENVS: dict[str, dict] = {}
+
+
 def check(case: dict, device: str) -> str | None:
-    """None when borch_webgpu answers as PyTorch did, else the difference."""
-    env = {"torch": bw, "dev": device, "np": np, **ENV_CONSTANTS, **helpers(bw, device)}
-    got = evaluate(case["expr"], env)
+    """None when borch_webgpu answers as PyTorch did, else the difference. The inputs are made once per
+    device (no case changes them: those that write work on clones), which keeps the browser run short."""
+    if device not in _ENVS:
+        _ENVS[device] = {"torch": bw, "dev": device, "np": np, **ENV_CONSTANTS, **helpers(bw, device)}
+    got = evaluate(case["expr"], _ENVS[device])
     if "raises" not in case:
         if "raises" in got:
             return f"raised {got['raises']}: {got['message'][:300]!r}; PyTorch returns {case['out']}"
@@ -63,13 +69,17 @@ def main(argv=None) -> int:
     ns = ap.parse_args(argv)
     device = ns.device or bw.get_default_device().type
     passed = failed = cpu_only = 0
+    took = []
+    start = time.perf_counter()
     for case in load():
         if ns.ids and case["id"] not in ns.ids:
             continue
         if device not in case.get("devices", [device]):
             cpu_only += 1   # memory aliasing of .real / view_as_real: copies on webgpu (ops/complex.py)
             continue
+        t0 = time.perf_counter()
         err = check(case, device)
+        took.append((time.perf_counter() - t0, case["id"]))
         if err:
             failed += 1
             print(f"FAIL {case['id']}: {err}")
@@ -79,6 +89,8 @@ def main(argv=None) -> int:
         for err in placement_failures(device):
             failed += 1
             print(f"FAIL placement {err}")
+    slow = ", ".join(f"{name} {dt:.2f} s" for dt, name in sorted(took, reverse=True)[:5])
+    print(f"complex: {time.perf_counter() - start:.1f} s; slowest: {slow}")
     print(f"complex: {passed} passed, {failed} failed, {cpu_only} cpu-only [device {device}]")
     return 1 if failed else 0
 
