@@ -13,7 +13,7 @@ from .ops import fft as _f
 from .tensor import Tensor
 
 __all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn", "rfftn", "irfftn",
-           "hfft", "ihfft", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+           "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 
 
 def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
@@ -164,7 +164,7 @@ def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
         >>> torch.fft.hfft(torch.tensor([1.+0j, 2.+0j]))
         tensor([ 3., -1.])
     """
-    return _f.hermitian("hfft", input, n, dim, norm)
+    return _f.hermitian("hfft", input, None if n is None else [n], [dim], norm)
 
 
 def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
@@ -175,7 +175,54 @@ def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None =
         >>> torch.fft.ihfft(torch.tensor([3., -1.]))
         tensor([1.-0.j, 2.-0.j])
     """
-    return _f.hermitian("ihfft", input, n, dim, norm)
+    return _f.hermitian("ihfft", input, None if n is None else [n], [dim], norm)
+
+
+def hfft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None) -> Tensor:
+    """The 2-D :func:`hfft`: a real spectrum from the one-sided half (in the last dim) of a Hermitian signal.
+
+    Example::
+
+        >>> torch.fft.hfft2(torch.tensor([[1.+0j, 0j], [0j, 0j]]))
+        tensor([[1., 1.],
+                [1., 1.]])
+    """
+    return _f.hermitian("hfft2", input, s, dim, norm, default_all=False)
+
+
+def ihfft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None) -> Tensor:
+    """The inverse of :func:`hfft2`: the one-sided half of a real signal's 2-D inverse transform.
+
+    Example::
+
+        >>> torch.fft.ihfft2(torch.ones(2, 2)).real
+        tensor([[1., 0.],
+                [0., 0.]])
+    """
+    return _f.hermitian("ihfft2", input, s, dim, norm, default_all=False)
+
+
+def hfftn(input: Tensor, s=None, dim=None, norm: str | None = None) -> Tensor:
+    """The N-D :func:`hfft` (all dims, or the last ``len(s)``, by default).
+
+    Example::
+
+        >>> torch.fft.hfftn(torch.tensor([[1.+0j, 0j], [0j, 0j]])).shape
+        torch.Size([2, 2])
+    """
+    return _f.hermitian("hfftn", input, s, dim, norm)
+
+
+def ihfftn(input: Tensor, s=None, dim=None, norm: str | None = None) -> Tensor:
+    """The inverse of :func:`hfftn`.
+
+    Example::
+
+        >>> torch.fft.ihfftn(torch.ones(2, 2)).real
+        tensor([[1., 0.],
+                [0., 0.]])
+    """
+    return _f.hermitian("ihfftn", input, s, dim, norm)
 
 
 def fftfreq(n: int, d: float = 1.0, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:

@@ -135,6 +135,8 @@ def _real_full(v: np.ndarray, axes, n: int, norm: str, inverse: bool) -> np.ndar
 
 
 def _real_input(op: str, x: Tensor) -> None:
+    if x.dtype.is_complex and op in ("ihfft2", "ihfftn"):
+        raise RuntimeError(f"Only supports floating-point dtypes, but found: {cc.scalar_name(x.dtype)}")
     if x.dtype.is_complex:
         raise RuntimeError(f"{op} expects a real input tensor, but got {cc.scalar_name(x.dtype)}")
 
@@ -183,15 +185,16 @@ def c2r(op: str, x, s, dim, norm, default_all: bool = True) -> Tensor:
     return _finish("FftC2RBackward0", x, res, d.to_real(), back)
 
 
-def hermitian(op: str, x, n, dim, norm) -> Tensor:
-    """hfft (a Hermitian one-sided signal to its real spectrum) and ihfft (its inverse)."""
+def hermitian(op: str, x, s, dim, norm, default_all: bool = True) -> Tensor:
+    """hfft / hfft2 / hfftn (a Hermitian signal given by its one-sided half, to its real spectrum:
+    irfft of the conjugate with the swapped norm) and ihfft / ihfft2 / ihfftn (their inverses: the
+    conjugate of rfft with the swapped norm)."""
     x = _input(op, x)
     norm = _norm(op, norm)
-    if op == "hfft":
-        c = conj_tensor(x)
-        return c2r("hfft", c, None if n is None else [n], [dim], _SWAP[norm])
+    if op.startswith("hfft"):
+        return c2r(op, conj_tensor(x), s, dim, _SWAP[norm], default_all)
     _real_input(op, x)
-    return conj_tensor(r2c("ihfft", x, None if n is None else [n], [dim], _SWAP[norm]))
+    return conj_tensor(r2c(op, x, s, dim, _SWAP[norm], default_all))
 
 
 def conj_tensor(x: Tensor) -> Tensor:
