@@ -325,10 +325,17 @@ class Tensor:
         return (await self.numpy_async()).tolist()
 
     def __float__(self) -> float:
+        if self.dtype.is_complex:
+            raise RuntimeError("value cannot be converted to type double without overflow")
         return builtins.float(self.item())
 
     def __int__(self) -> int:
+        if self.dtype.is_complex:
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
         return builtins.int(self.item())
+
+    def __complex__(self) -> complex:
+        return builtins.complex(self.item())
 
     def __bool__(self) -> bool:
         if self.numel() != 1:

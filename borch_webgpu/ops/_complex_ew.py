@@ -94,7 +94,8 @@ def ew(op, args, dev, C, R, O, params=(), out: Tensor | None = None) -> Tensor:
         r = cc.make(res.astype(C.np), C, dev)
         _record(name, args, arrs, params, r, res)
     if out is not None:
-        from .memory import assign
+        from .memory import _check_result, assign
+        _check_result(name, out, r)   # a complex result into a real tensor: PyTorch's cast error
         assign(out, r)
         return out
     return r

@@ -288,7 +288,7 @@ def _H(self: Tensor) -> Tensor:
     """The (conjugate) transpose of a matrix."""
     if self.dim() != 2:
         raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.dim()}-D tensor.")
-    return self.t()
+    return self.t().conj() if self.dtype.is_complex else self.t()
 
 
 def typename(obj) -> str:

@@ -122,6 +122,10 @@ CASES = [
     ("conj_physical", "torch.conj_physical(Z)"),
     ("resolve_conj values", "Z.conj().resolve_conj()"),
     ("mH", "A.mH"),
+    ("H adjoint", "[A.H, A.adjoint(), A.T, A.mT]"),
+    ("complex() of a tensor", "complex(t(1+2j))"),
+    # (PyTorch warns once per process, so only the first cast's warning, in "to float warns", is compared)
+    ("copy_ complex into real", "torch.ones(2, device=dev).copy_(Z[:2])"),
     # arithmetic and promotion
     ("add", "Z + W"),
     ("sub", "Z - W"),
@@ -356,6 +360,11 @@ CASES = [
     ("minimum refused", "torch.minimum(Z, W)"),
     ("abs_ refused", "Z.clone().abs_()"),
     ("erf refused", "torch.erf(Z)"),
+    ("real add_ complex refused", "torch.ones(2, device=dev).add_(1j)"),
+    ("real mul_ complex refused", "X[:6].clone().mul_(Z)"),
+    ("abs_ with grad refused", "t([1+1j], grad=True).clone().abs_()"),
+    ("float() refused", "float(t(1j))"),
+    ("complex into a real tensor", "(lambda x: x.__setitem__(0, 1j))(torch.ones(2, device=dev))"),
     ("eig non-square", "torch.linalg.eig(A)"),
     ("eig int", "torch.linalg.eig(torch.ones(2, 2, dtype=torch.int64, device=dev))"),
 ]
