@@ -53,7 +53,14 @@ def helpers(torch, dev: str) -> dict:
         order = sorted(w.tolist(), key=lambda z: (round(z.real, 4), round(z.imag, 4)))
         return order, res < 1e-4, norms, w.dtype, V.dtype
 
-    return {"Z": t(eval(_Z)), "W": t(eval(_W)), "ZD": t(eval(_Z), torch.complex128), "X": t(eval(_X)),
+    def linear():
+        """nn.Linear(2, 3) with fixed parameters, not requiring grad."""
+        m = torch.nn.Linear(2, 3).to(dev).requires_grad_(False)
+        m.weight.copy_(t([[0.5, -1.0], [0.25, 0.75], [-1.5, 2.0]]))
+        m.bias.copy_(t([0.1, -0.2, 0.3]))
+        return m
+
+    return {"linear": linear, "Z": t(eval(_Z)), "W": t(eval(_W)), "ZD": t(eval(_Z), torch.complex128), "X": t(eval(_X)),
             "XD": t(eval(_X), torch.float64), "A": t(eval(_A)), "B": t(eval(_B)), "M": t(eval(_M)),
             "t": t, "grad": grad, "warned": warned, "eig_check": eig_check, "math": math}
 
@@ -317,6 +324,8 @@ CASES = [
     ("grad cumprod", "grad(lambda z: z.cumprod(0).real.sum(), Z[:4])"),
     ("grad cumprod zero", "grad(lambda z: z.cumprod(0).imag.sum(), t([1+1j, 0j, 2-1j, 0.5j]))"),
     ("grad asin atan", "grad(lambda z: (z.asin() + z.atan()).abs().sum(), Z * 0.3)"),
+    ("complex module", "(lambda m: warned(lambda: m.to(torch.complex64))[1] + [m.weight.dtype, "
+                       "m(A[:, :2]), grad(lambda a: m(a).abs().sum(), A[:, :2])])(linear())"),
     ("backward x.grad", "(lambda x: (torch.fft.rfft(x).abs().sum().backward(), x.grad)[1])(X.clone().requires_grad_())"),
     ("requires_grad complex", "t([1j], grad=True).requires_grad"),
     # PyTorch's errors
