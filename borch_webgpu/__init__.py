@@ -6,6 +6,7 @@ everywhere), with PyTorch's names, signatures and exceptions.
 from ._version import __version__
 from ._dtype import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int,  # noqa: A004
                      int8, int16, int32, int64, long, set_default_dtype, short, uint8)
+from ._dtype import cdouble, cfloat, complex64, complex128
 from ._dtype import can_cast, finfo, iinfo, promote_types
 from .device import device, get_default_device, set_default_device
 from .tensor import Size, Tensor
@@ -22,7 +23,7 @@ from ._scope import keep, scope
 from ._assert import _assert
 from ._log import logged, set_log_sink
 from ._log import log_dispatch as log
-from . import cuda, linalg, nn, return_types, testing, utils, webgpu
+from . import cuda, fft, linalg, nn, return_types, testing, utils, webgpu
 from . import onnx
 from . import optim
 from . import ao

@@ -38,6 +38,7 @@ from .ops._torch_nn import alpha_dropout_ as alpha_dropout_
 from .ops.reduce import amax as amax
 from .ops.reduce import amin as amin
 from .ops.extremes import aminmax as aminmax
+from .ops.complex import angle as angle
 from .ops.reduce import any as any
 from . import ao as ao
 from .ops.creation import arange as arange
@@ -101,10 +102,12 @@ from ._dtype import can_cast as can_cast
 from .ops.combine import cartesian_prod as cartesian_prod
 from .ops.shape import cat as cat
 from .ops.combine import cdist as cdist
+from ._dtype import cdouble as cdouble
 from .ops.unary import ceil as ceil
 ceil_: Any
 from .ops._torch_nn import celu as celu
 from .ops._nn_act import celu_ as celu_
+from ._dtype import cfloat as cfloat
 from .ops._nn_extra import channel_shuffle as channel_shuffle
 from .ops._linalg_legacy import cholesky_inverse as cholesky_inverse
 from .ops._linalg_solve import cholesky_solve as cholesky_solve
@@ -122,10 +125,13 @@ from .ops.shape_more import column_stack as column_stack
 from .ops.shape_more import combinations as combinations
 from ._compile import compile as compile
 from . import compiler as compiler
+from .ops.complex import complex as complex
+from ._dtype import complex128 as complex128
+from ._dtype import complex64 as complex64
 from .ops.shape import concat as concat
 from .ops.shape import concatenate as concatenate
-from .ops.tensor_meta import conj as conj
-from .ops.tensor_meta import conj_physical as conj_physical
+from .ops.complex import conj as conj
+from .ops.complex import conj_physical as conj_physical
 from .ops._torch_nn_loss import constant_pad_nd as constant_pad_nd
 from .ops.conv import conv1d as conv1d
 from .ops.conv import conv2d as conv2d
@@ -204,6 +210,7 @@ from .ops._torch_nn import feature_alpha_dropout as feature_alpha_dropout
 from .ops._torch_nn import feature_alpha_dropout_ as feature_alpha_dropout_
 from .ops._torch_nn import feature_dropout as feature_dropout
 from .ops._torch_nn import feature_dropout_ as feature_dropout_
+from . import fft as fft
 from .ops.creation_more import fill as fill
 from .ops.memory import fill_ as fill_
 from ._dtype import finfo as finfo
@@ -263,6 +270,7 @@ from .ops.binary_extra import hypot as hypot
 from .ops.special import i0 as i0
 i0_: Any
 from ._dtype import iinfo as iinfo
+from .ops.complex import imag as imag
 from .ops.indexing import index_add as index_add
 from .ops.scatter_more import index_copy as index_copy
 from .ops.index_extra import index_fill as index_fill
@@ -279,8 +287,8 @@ from ._dtype import int32 as int32
 from ._dtype import int64 as int64
 from ._dtype import int8 as int8
 from .ops._linalg_solve import inv as inverse
-from .ops.tensor_meta import is_complex as is_complex
-from .ops.tensor_meta import is_conj as is_conj
+from .ops.complex import is_complex as is_complex
+from .ops.complex import is_conj as is_conj
 from .ops.type_queries import is_floating_point as is_floating_point
 from .autograd.grad_mode import is_grad_enabled as is_grad_enabled
 from .ops.type_queries import is_inference as is_inference
@@ -408,6 +416,7 @@ from .ops.upsample import pixel_shuffle as pixel_shuffle
 from .ops.upsample import pixel_unshuffle as pixel_unshuffle
 from .ops.random_more import poisson as poisson
 from .ops._torch_nn_loss import poisson_nll_loss as poisson_nll_loss
+from .ops.complex import polar as polar
 from .ops.special import polygamma as polygamma
 from .ops.special import positive as positive
 from .ops.elementwise import pow as pow
@@ -427,6 +436,7 @@ from .ops.random import randn_like as randn_like
 from .ops.random import randperm as randperm
 from .ops.creation_more import range as range
 from .ops.index_extra import ravel as ravel
+from .ops.complex import real as real
 from .ops.unary import reciprocal as reciprocal
 reciprocal_: Any
 from .ops.unary import relu as relu
@@ -436,7 +446,7 @@ from .ops.fused_extra import renorm as renorm
 from .ops.index_extra import repeat_interleave as repeat_interleave
 from .ops.views import reshape as reshape
 from .ops.tensor_meta import resize_as_ as resize_as_
-from .ops.tensor_meta import resolve_conj as resolve_conj
+from .ops.complex import resolve_conj as resolve_conj
 from .ops.tensor_meta import resolve_neg as resolve_neg
 from .ops.type_queries import result_type as result_type
 from . import return_types as return_types
@@ -554,6 +564,8 @@ from .ops._linalg_legacy import vander as vander
 from .ops.reduce import var as var
 from .ops.reduce import var_mean as var_mean
 from .ops.fused_extra import vdot as vdot
+from .ops.complex import view_as_complex as view_as_complex
+from .ops.complex import view_as_real as view_as_real
 from .ops.copies import view_copy as view_copy
 from .ops.splits import vsplit as vsplit
 from .ops.shape import vstack as vstack

@@ -29,7 +29,7 @@ OP_MODULES = ("autograd.graph", "autograd.engine", "ops.creation", "ops.memory",
               "ops.scatter_reduce", "ops.reduce_extra", "ops.extremes", "ops._linalg_solve", "ops._linalg_legacy", "ops._linalg_householder",
               "ops.random", "ops.compare", "ops.type_queries", "ops._nn_distance",
               "ops._torch_nn", "ops._torch_nn_loss",  # torch.conv2d, torch.batch_norm, torch.kl_div, ... (nn ops)
-              "ops.shape_more", "ops.splits", "ops.scatter_more", "ops.tensor_meta", "ops.copies", "ops.creation_more", "ops.stats", "ops.numgrad",
+              "ops.shape_more", "ops.splits", "ops.scatter_more", "ops.tensor_meta", "ops.complex", "ops.copies", "ops.creation_more", "ops.stats", "ops.numgrad",
               "ops.random_more",
               "_tensor_str")
 

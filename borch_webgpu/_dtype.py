@@ -40,6 +40,13 @@ WebGPU storage buffers hold 32-bit words, so:
   (``x > 0``, ``x.float()``, ``x.sum()``) go back to the GPU. Exact everywhere, at numpy speed: they are
   for data (images, labels, quantized weights) more than for GPU math. Bitwise ops and shifts are not
   implemented for integer tensors (any width) yet; they raise.
+- ``complex64`` and ``complex128`` (``torch.cfloat``, ``torch.cdouble``) are numpy's complex64 / complex128
+  on ``cpu``; WGSL has no complex type, so **on ``webgpu`` they are held on the host** as float64 is
+  (``dtype.host``; ops/complex.py, ops/fft.py): ``t.device`` reports ``webgpu:0``, real results
+  (``x.abs()``, ``x.real``) go back to the GPU as copies (``.real`` / ``.imag`` / ``view_as_real`` are
+  views sharing memory on ``cpu``, copies on ``webgpu``). Promotion is PyTorch's: complex wins over
+  floats, at the wider precision (complex64 + float64 -> complex128), and a Python complex scalar makes
+  the default complex type (complex128 under a float64 default).
 """
 from __future__ import annotations
 
@@ -48,7 +55,7 @@ import builtins
 import numpy as np
 
 __all__ = ["dtype", "float32", "float", "float16", "half", "int32", "int", "int64", "long", "bool",
-           "uint8", "int8", "int16", "short",
+           "uint8", "int8", "int16", "short", "complex64", "complex128", "cfloat", "cdouble",
            "float64", "double", "get_default_dtype", "set_default_dtype", "result_type_of", "finfo", "iinfo",
            "promote_types", "can_cast"]
 
@@ -62,7 +69,8 @@ class dtype:
     computed in float64 on both devices; WGSL has no 64-bit float, so on ``webgpu`` a float64 tensor
     is held on the host (numpy) and computed by the cpu kernels while ``t.device`` reports
     ``webgpu:0``; float32 operands mixed in are read back (float64 wins, as in PyTorch's promotion),
-    and results of other dtypes (``x > 0``, ``x.float()``) go back to the GPU.
+    and results of other dtypes (``x > 0``, ``x.float()``) go back to the GPU. ``complex64`` /
+    ``complex128`` (``cfloat`` / ``cdouble``) are held on the host on ``webgpu`` in the same way.
 
     Example::
 
@@ -71,6 +79,8 @@ class dtype:
         0.9000000000000001
         >>> torch.tensor([200], dtype=torch.uint8) + 100
         tensor([44], dtype=torch.uint8)
+        >>> torch.tensor([1 + 2j]) * 1j
+        tensor([-2.+1.j])
     """
 
     __slots__ = ("name", "np", "storage_np", "gpu_np", "wgsl", "itemsize", "is_floating_point", "is_signed",
@@ -85,13 +95,13 @@ class dtype:
         self.gpu_np = np.dtype(np.int32) if name == "int64" else self.storage_np
         self.wgsl = wgsl
         self.itemsize = self.np.itemsize
-        self.is_floating_point = category == 2
+        self.is_floating_point = category == 2   # complex (category 3) is not floating, as in PyTorch
         self.is_signed = name not in ("bool", "uint8")
-        self.category = category  # 0 bool, 1 integer, 2 floating
+        self.category = category  # 0 bool, 1 integer, 2 floating, 3 complex
         self.rank = rank          # order inside a category for promotion
         self.supported = supported
         # held on the host on webgpu (numpy; device/host64.py): float64 and the 8/16-bit integers
-        self.host = name in ("float64", "uint8", "int8", "int16")
+        self.host = name in ("float64", "uint8", "int8", "int16", "complex64", "complex128")
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
@@ -101,10 +111,15 @@ class dtype:
 
     @property
     def is_complex(self) -> bool:
-        return False
+        return self.category == 3
 
     def to_real(self) -> "dtype":
-        return self
+        """The real dtype of a complex one (complex64 -> float32); a real dtype itself."""
+        return {"complex64": float32, "complex128": float64}.get(self.name, self)
+
+    def to_complex(self) -> "dtype":
+        """The complex dtype of a float one (float64 -> complex128, float32 -> complex64)."""
+        return complex128 if self.name in ("float64", "complex128") else complex64
 
 
 float32 = dtype("float32", np.float32, np.float32, "f32", 2, 1)
@@ -126,13 +141,19 @@ int = int32  # noqa: A001 - torch.int
 long = int64
 bool = bool_  # noqa: A001 - torch.bool
 short = int16
+# complex: numpy complex storage on both devices (on webgpu held on the host, as float64)
+complex64 = dtype("complex64", np.complex64, np.complex64, "", 3, 1)
+complex128 = dtype("complex128", np.complex128, np.complex128, "", 3, 2)
+cfloat = complex64
+cdouble = complex128
 
-_ALL = {d.name: d for d in (float32, float16, float64, int32, int64, bool_, uint8, int8, int16)}
+_ALL = {d.name: d for d in (float32, float16, float64, int32, int64, bool_, uint8, int8, int16, complex64, complex128)}
 
 
 # PyTorch's ScalarType names, as its error messages write them ("result type Double can't be cast ...")
 SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-                "bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short"}
+                "bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "complex64": "ComplexFloat",
+                "complex128": "ComplexDouble"}
 
 
 def _by_name(name: str) -> dtype:
@@ -179,6 +200,7 @@ _NP_TO_DTYPE = {
     np.dtype(np.int32): int32, np.dtype(np.int64): int64, np.dtype(np.int16): int16,
     np.dtype(np.int8): int8, np.dtype(np.uint8): uint8, np.dtype(np.uint16): int64,
     np.dtype(np.uint32): int64, np.dtype(np.uint64): int64, np.dtype(np.bool_): bool_,
+    np.dtype(np.complex64): complex64, np.dtype(np.complex128): complex128,
 }
 
 
@@ -188,7 +210,8 @@ def from_numpy_dtype(npd) -> dtype:
         return _NP_TO_DTYPE[np.dtype(npd)]
     except KeyError:
         raise TypeError(f"can't convert np.ndarray of type {np.dtype(npd)}. The only supported types are: "
-                        "float64, float32, float16, int64, int32, int16, int8, uint8, and bool.") from None
+                        "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, uint8, "
+                        "and bool.") from None
 
 
 def check_supported(d: dtype, op: str) -> dtype:
@@ -211,13 +234,18 @@ def result_type_of(tensors_dtypes, zero_dim_dtypes=(), scalars=()) -> dtype:
     zero_best = best(zero_dim_dtypes)
     scalar_cat = -1
     for s in scalars:
-        c = 0 if isinstance(s, builtins.bool) else (2 if isinstance(s, builtins.float) else 1)
+        c = 0 if isinstance(s, builtins.bool) else (2 if isinstance(s, builtins.float) else
+                                                    (3 if isinstance(s, builtins.complex) else 1))
         scalar_cat = max(scalar_cat, c)
     out = dim_best
     if zero_best is not None and (out is None or zero_best.category > out.category):
-        out = zero_best
+        # a 0-d complex over dimensioned floats: complex at the floats' precision (PyTorch's rule)
+        out = out.to_complex() if zero_best.category == 3 and out is not None and out.category == 2 else zero_best
     if scalar_cat >= 0 and (out is None or scalar_cat > out.category):
-        out = (bool_, int64, _default_float)[scalar_cat]
+        if scalar_cat == 3:
+            out = (out if out is not None and out.category == 2 else _default_float).to_complex()
+        else:
+            out = (bool_, int64, _default_float)[scalar_cat]
     if out is None:
         raise ValueError("result_type: no operands")
     return out
@@ -266,7 +294,7 @@ class finfo:
             type = float64
         elif type is builtins.int:
             type = int64
-        d = _dtype_arg("finfo", "type", 1, type)
+        d = _dtype_arg("finfo", "type", 1, type).to_real()   # complex: its parts' float type, as PyTorch
         if not d.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
@@ -347,6 +375,8 @@ def _promote(a: dtype, b: dtype) -> dtype:
     """PyTorch's promotion table: the higher kind, the wider type within it; uint8 and int8 meet in int16."""
     if {a.name, b.name} == {"uint8", "int8"}:
         return int16
+    if {a.category, b.category} == {2, 3}:  # complex and float: complex at the wider precision
+        return complex128 if "float64" in (a.name, b.name) or "complex128" in (a.name, b.name) else complex64
     return a if (a.category, a.rank) >= (b.category, b.rank) else b
 
 
@@ -362,6 +392,8 @@ def can_cast(from_: dtype, to: dtype) -> bool:
         False
     """
     a, b = _dtype_arg("can_cast", "from_", 1, from_), _dtype_arg("can_cast", "to", 2, to)
-    if a.is_floating_point and not b.is_floating_point:
+    if a.is_complex and not b.is_complex:
+        return False
+    if a.is_floating_point and not (b.is_floating_point or b.is_complex):
         return False
     return not (b.name == "bool" and a.name != "bool")

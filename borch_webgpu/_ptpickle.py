@@ -69,7 +69,7 @@ _STORAGES = {"FloatStorage": ("float32", "f4"), "DoubleStorage": ("float64", "f8
              "HalfStorage": ("float16", "f2"), "BFloat16Storage": ("bfloat16", "u2"),
              "LongStorage": ("int64", "i8"), "IntStorage": ("int32", "i4"), "ShortStorage": ("int16", "i2"),
              "CharStorage": ("int8", "i1"), "ByteStorage": ("uint8", "u1"), "BoolStorage": ("bool", "u1"),
-             "ComplexFloatStorage": ("complex64", None), "ComplexDoubleStorage": ("complex128", None),
+             "ComplexFloatStorage": ("complex64", "c8"), "ComplexDoubleStorage": ("complex128", "c16"),
              "QInt8Storage": ("qint8", None), "QUInt8Storage": ("quint8", None), "QInt32Storage": ("qint32", None),
              "QUInt4x2Storage": ("quint4x2", None), "QUInt2x4Storage": ("quint2x4", None)}
 STORAGE_OF = {v[0]: k for k, v in _STORAGES.items() if v[1]}
@@ -80,7 +80,7 @@ class StorageType:
 
     def __init__(self, name: str, torch_dtype: str, code: str | None):
         self.name, self.torch_dtype, self.code = name, torch_dtype, code
-        self.itemsize = int(code[1]) if code else None
+        self.itemsize = int(code[1:]) if code else None
 
     def __repr__(self) -> str:
         return f"<class 'torch.{self.name}'>"

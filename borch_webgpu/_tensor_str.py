@@ -139,10 +139,29 @@ def _tensor_str_with_formatter(a: np.ndarray, indent: int, summarize: bool, fmt:
     return "[" + ("," + "\n" * (dim - 1) + " " * (indent + 1)).join(slices) + "]"
 
 
+class _ComplexFormatter:
+    """PyTorch's pair of formatters for complex values: one over the real parts, one over the imaginary."""
+
+    def __init__(self, values: np.ndarray):
+        self.re = _Formatter(values.real.astype(np.float64), True)
+        self.im = _Formatter(values.imag.astype(np.float64), True)
+
+    def width(self) -> int:
+        return self.re.width() + self.im.width() + 1   # and the "j"
+
+    def format(self, value) -> str:
+        value = complex(value)
+        real_str = self.re.format(value.real)
+        imag_str = (self.im.format(value.imag) + "j").lstrip()
+        return real_str + imag_str if imag_str[0] in "+-" else real_str + "+" + imag_str
+
+
 def tensor_body(a: np.ndarray, floating: bool, indent: int) -> str:
     if a.size == 0:
         return "[]"
     summarize = a.size > PRINT_OPTS.threshold
+    if a.dtype.kind == "c":
+        return _tensor_str_with_formatter(a, indent, summarize, _ComplexFormatter(_summarized(a) if summarize else a))
     fmt = _Formatter(_summarized(a) if summarize else a, floating)
     return _tensor_str_with_formatter(a, indent, summarize, fmt)
 
@@ -170,7 +189,8 @@ def tensor_repr(t) -> str:
     if t.device.type != default_device().type:
         suffixes.append(f"device='{t.device}'")
     values = t._host("printing a tensor")
-    has_default_dtype = t.dtype in (_dtype.get_default_dtype(), _dtype.int64, _dtype.bool_)
+    has_default_dtype = t.dtype in (_dtype.get_default_dtype(), _dtype.get_default_dtype().to_complex(),
+                                    _dtype.int64, _dtype.bool_)
     if t.numel() == 0:
         if t.dim() != 1:
             suffixes.append("size=" + str(tuple(t._shape)))
@@ -181,7 +201,8 @@ def tensor_repr(t) -> str:
         if not has_default_dtype:
             suffixes.append("dtype=" + repr(t.dtype))
         floating = t.dtype.is_floating_point
-        body = tensor_body(values.astype(np.float64) if floating else values, floating, indent)
+        body = tensor_body(values.astype(np.float64) if floating else
+                           values.astype(np.complex128) if t.dtype.is_complex else values, floating, indent)
     if t.grad_fn is not None:
         suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
     elif t.requires_grad:

@@ -18,8 +18,9 @@ numpy in float64 and is rounded to float32. float64 input gives float64 results 
 both devices (on ``webgpu`` a float64 tensor is held on the host, see ``torch.dtype``, so its
 decompositions run in numpy there too). Each function's entry gives its float32 precision on
 WebGPU. Failures on singular or indefinite input raise :class:`LinAlgError` (a RuntimeError) or
-RuntimeError with PyTorch's messages. Not implemented: eig and eigvals (complex results: there is no
-complex dtype), ldl_factor, ldl_factor_ex and ldl_solve.
+RuntimeError with PyTorch's messages. ``eig`` and ``eigvals`` (complex results) and complex input to
+inv, det, svd, svdvals, eigh and eigvalsh run in numpy on the host on both devices (complex tensors are
+held there; ops/_complex_linalg.py). Not implemented: ldl_factor, ldl_factor_ex and ldl_solve.
 """
 from __future__ import annotations
 
@@ -34,11 +35,12 @@ from .ops._linalg_lu import lu, lu_factor, lu_factor_ex, lu_solve
 from .ops._linalg_more import (cond, diagonal, matmul, matrix_exp, multi_dot, solve_ex, solve_triangular,
                                spectral_norm, tensorinv, tensorsolve, vander, vecdot)
 from .ops._linalg_solve import cholesky, cholesky_ex, det, inv, inv_ex, matrix_power, slogdet, solve
+from .ops._complex_linalg import eig, eigvals
 from .ops._linalg_spectral import eigh, eigvalsh, lstsq, matrix_rank, pinv, qr, svd, svdvals
 from .tensor import Tensor, _wrap_dim
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "cross", "LinAlgError", "inv", "inv_ex", "det", "slogdet", "solve",
-           "cholesky", "cholesky_ex", "qr", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "lstsq",
+           "cholesky", "cholesky_ex", "qr", "eig", "eigvals", "eigh", "eigvalsh", "svd", "svdvals", "pinv", "matrix_rank", "lstsq",
            "matrix_power", "matmul", "diagonal", "vecdot", "multi_dot", "solve_ex", "solve_triangular", "cond",
            "tensorinv", "tensorsolve", "vander", "matrix_exp", "lu", "lu_factor", "lu_factor_ex", "lu_solve",
            "householder_product"]
@@ -48,6 +50,8 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
     """The vector ``ord``-norm over ``dim`` (all elements when None): 2, 1, inf, -inf, 0 or any number."""
     if dtype is not None:
         x = x.to(dtype)
+    if x.dtype.is_complex:
+        x = x.abs()   # the norms of complex values are those of their magnitudes
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                            f"{_dtype.SCALAR_NAMES[x.dtype.name]}")

@@ -18,6 +18,7 @@ from __future__ import annotations
 from .ops._return_types import (aminmax, cummax, cummin, frexp, kthvalue, max, median, min,  # noqa: A004
                                 mode, sort, topk)
 from .ops._return_types import histogram, histogramdd, nanmedian
+from .ops._return_types import linalg_eig
 
 __all__ = ["max", "min", "median", "mode", "sort", "topk", "kthvalue", "aminmax", "cummax", "cummin", "frexp", "nanmedian",
-           "histogram", "histogramdd"]
+           "histogram", "histogramdd", "linalg_eig"]

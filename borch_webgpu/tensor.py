@@ -168,7 +168,7 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
-        if value and not (self.dtype.is_floating_point):
+        if value and not (self.dtype.is_floating_point or self.dtype.is_complex):
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         if self.grad_fn is not None and not value:
             raise RuntimeError("you can only change requires_grad flags of leaf variables. If you want to use a "
@@ -325,10 +325,17 @@ class Tensor:
         return (await self.numpy_async()).tolist()
 
     def __float__(self) -> float:
+        if self.dtype.is_complex:
+            raise RuntimeError("value cannot be converted to type double without overflow")
         return builtins.float(self.item())
 
     def __int__(self) -> int:
+        if self.dtype.is_complex:
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
         return builtins.int(self.item())
+
+    def __complex__(self) -> complex:
+        return builtins.complex(self.item())
 
     def __bool__(self) -> bool:
         if self.numel() != 1:
@@ -459,7 +466,8 @@ class Tensor:
             return {"float32": "torch.FloatTensor", "int64": "torch.LongTensor", "int32": "torch.IntTensor",
                     "bool": "torch.BoolTensor", "float16": "torch.HalfTensor",
                     "float64": "torch.DoubleTensor", "uint8": "torch.ByteTensor", "int8": "torch.CharTensor",
-                    "int16": "torch.ShortTensor"}[self.dtype.name]
+                    "int16": "torch.ShortTensor", "complex64": "torch.ComplexFloatTensor",
+                    "complex128": "torch.ComplexDoubleTensor"}[self.dtype.name]
         return self.to(dtype)
 
 

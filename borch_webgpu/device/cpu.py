@@ -110,7 +110,7 @@ class CPUBackend:
         cnp = compute_np(C)
         args = []
         for x in operands:
-            if isinstance(x, (bool, int, float)):
+            if isinstance(x, (bool, int, float, complex)):
                 args.append(np.asarray(x).astype(cnp))
             else:
                 args.append(np.broadcast_to(self.view(x).astype(cnp, copy=False), shape))

@@ -35,7 +35,7 @@ class Parameter(Tensor):
             data = empty(0)
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter(): argument 'data' must be a Tensor, not {type(data).__name__}")
-        if requires_grad and not data.dtype.is_floating_point:
+        if requires_grad and not (data.dtype.is_floating_point or data.dtype.is_complex):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         t = _alias(cls, data)
         t.requires_grad = bool(requires_grad)

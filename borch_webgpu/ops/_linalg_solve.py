@@ -90,6 +90,9 @@ def inv(A: Tensor, *, out=None) -> Tensor:
         >>> torch.linalg.inv(torch.tensor([[2., 0.], [0., 4.]])).tolist()
         [[0.5, 0.0], [0.0, 0.25]]
     """
+    if isinstance(A, Tensor) and A.dtype.is_complex:
+        from . import _complex_linalg
+        return _out(_complex_linalg.inv(A), out)
     core.square("linalg.inv", A)
     return _out(_inv(A, "linalg.inv", True)[0], out)
 
@@ -194,6 +197,9 @@ def det(A: Tensor, *, out=None) -> Tensor:
         >>> torch.linalg.det(torch.tensor([[1., 2.], [3., 4.]])).item()
         -2.0
     """
+    if isinstance(A, Tensor) and A.dtype.is_complex:
+        from . import _complex_linalg
+        return _out(_complex_linalg.det(A), out)
     core.square("linalg.det", A)
     d = _lu_det(A)[2]
     autograd.record("LinalgDetBackward0", [A], [d],

@@ -150,6 +150,10 @@ def eigh(A: Tensor, UPLO: str = "L", *, out=None):
         >>> torch.linalg.eigh(torch.tensor([[2., 1.], [1., 2.]])).eigenvalues.tolist()
         [1.0, 3.0]
     """
+    if isinstance(A, Tensor) and A.dtype.is_complex:
+        from . import _complex_linalg
+        from ._return_types import linalg_eigh
+        return linalg_eigh(_complex_linalg.eigh(A, UPLO))
     from ._return_types import linalg_eigh
     S = _symmetric("linalg.eigh", A, UPLO)
     _finite(S, _EIGH_NONFINITE)
@@ -173,6 +177,9 @@ def eigvalsh(A: Tensor, UPLO: str = "L", *, out=None) -> Tensor:
         >>> torch.linalg.eigvalsh(torch.tensor([[2., 0.], [0., 1.]])).tolist()
         [1.0, 2.0]
     """
+    if isinstance(A, Tensor) and A.dtype.is_complex:
+        from . import _complex_linalg
+        return _complex_linalg.eigh(A, UPLO, eigenvectors=False)
     _symmetric("linalg.eigh", A, UPLO)
     return _out(eigh(A, UPLO)[0], out)
 
@@ -218,6 +225,10 @@ def svd(A: Tensor, full_matrices: bool = True, *, driver=None, out=None):
         >>> torch.linalg.svd(torch.tensor([[3., 0.], [0., -4.]])).S.tolist()
         [4.0, 3.0]
     """
+    if isinstance(A, Tensor) and A.dtype.is_complex:
+        from . import _complex_linalg
+        from ._return_types import linalg_svd
+        return linalg_svd(_complex_linalg.svd(A, full_matrices))
     from ._return_types import linalg_svd
     core.float_input("linalg.svd", A)
     if driver is not None:
@@ -253,6 +264,9 @@ def svdvals(A: Tensor, *, driver=None, out=None) -> Tensor:
         >>> torch.linalg.svdvals(torch.tensor([[0., 2.], [1., 0.]])).tolist()
         [2.0, 1.0]
     """
+    if isinstance(A, Tensor) and A.dtype.is_complex:
+        from . import _complex_linalg
+        return _complex_linalg.svd(A, compute_uv=False)
     core.float_input("linalg.svd", A)
     return _out(_svd(A)[1], out)
 

@@ -69,7 +69,7 @@ def isclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-
         if rtol == 0 and atol == 0:  # an equality check: no false positives from the error terms
             return close
         a, b = input, other
-        if not a.dtype.is_floating_point:
+        if not (a.dtype.is_floating_point or a.dtype.is_complex):
             a, b = a.to(_dtype.get_default_dtype()), b.to(_dtype.get_default_dtype())
         allowed = _abs(b * rtol) + atol
         actual = _abs(a - b)

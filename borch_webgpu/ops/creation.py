@@ -141,6 +141,8 @@ def _infer(data) -> tuple[np.ndarray, _dtype.dtype]:
             raise ValueError("Overflow when unpacking long long")   # a Python int past int64, as PyTorch says
         if arr.dtype == np.float64 and not _has_numpy_f64(data):  # Python floats: the default dtype
             return arr, _dtype.get_default_dtype()
+        if arr.dtype == np.complex128 and not _has_numpy_f64(data, np.complex128):  # Python complex numbers
+            return arr, _dtype.get_default_dtype().to_complex()
     elif isinstance(data, (builtins.bool, np.bool_)):
         arr = np.array(data, dtype=np.bool_)
     elif isinstance(data, (np.uint8, np.int8, np.int16)):  # keeps its dtype, as in PyTorch
@@ -153,6 +155,10 @@ def _infer(data) -> tuple[np.ndarray, _dtype.dtype]:
         arr = np.array(data)
     elif isinstance(data, numbers.Real):
         return np.array(builtins.float(data)), _dtype.get_default_dtype()
+    elif isinstance(data, np.complexfloating):
+        arr = np.array(data)
+    elif isinstance(data, numbers.Complex):
+        return np.array(builtins.complex(data)), _dtype.get_default_dtype().to_complex()
     else:
         raise TypeError(f"tensor(): could not infer dtype of {type(data).__name__}")
     if arr.dtype.kind in "iu" and arr.dtype == np.int32 and not isinstance(data, np.ndarray):
@@ -160,12 +166,12 @@ def _infer(data) -> tuple[np.ndarray, _dtype.dtype]:
     return arr, _dtype.from_numpy_dtype(arr.dtype)
 
 
-def _has_numpy_f64(data) -> bool:
-    """Whether nested data holds a numpy float64 (a scalar or an array), which keeps float64 as in
-    PyTorch; Python floats take the default dtype."""
+def _has_numpy_f64(data, npd=np.float64) -> bool:
+    """Whether nested data holds a numpy float64 (or npd: complex128; a scalar or an array), which keeps
+    that dtype as in PyTorch; Python floats (complex numbers) take the default (complex) dtype."""
     if isinstance(data, (list, tuple)):
-        return any(_has_numpy_f64(x) for x in data)
-    return isinstance(data, (np.ndarray, np.generic)) and data.dtype == np.float64
+        return any(_has_numpy_f64(x, npd) for x in data)
+    return isinstance(data, (np.ndarray, np.generic)) and data.dtype == npd
 
 
 def tensor(data, dtype=None, device=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
@@ -289,6 +295,8 @@ def _filled(op: str, shape, value, dtype, device, requires_grad: bool) -> Tensor
                                "without overflow")   # PyTorch's message
     elif dtype.name == "bool":
         value = builtins.bool(value)
+    elif dtype.is_complex:
+        value = builtins.complex(value)
     else:
         value = builtins.float(value)
     dev = canonical(device)
@@ -445,6 +453,9 @@ def to_copy(t: Tensor, dev, dt, non_blocking: bool = False) -> Tensor:
     if non_blocking and t._device.type == "webgpu" and dev.type == "cpu" and dt is t.dtype and \
             not (t.requires_grad and is_grad_enabled()) and t.dtype.storage_np == t.dtype.np:
         return Tensor._make(t._backend().to_cpu_later(t), t._shape, dt, dev)
+    if t.dtype.is_complex or dt.is_complex:
+        from .complex import complex_cast   # numpy on the host, with PyTorch's warning for complex -> real
+        return complex_cast(t, dev, dt)
     if dev != t.device:
         host = t.detach()._host("Tensor.to()")
         out = _from_host("to", host, dt, dev)

@@ -32,6 +32,8 @@ def _py_scalar(x):
         return builtins.int(x)
     if isinstance(x, numbers.Real):
         return builtins.float(x)
+    if isinstance(x, numbers.Complex):
+        return builtins.complex(x)
     raise TypeError(f"unsupported scalar type {type(x).__name__}")
 
 
@@ -109,7 +111,7 @@ def _fix_scalar(x, C):
 
 
 def _floatify(d):
-    return d if d.is_floating_point else _dtype.get_default_dtype()
+    return d if d.is_floating_point or d.is_complex else _dtype.get_default_dtype()
 
 
 def dtypes_for(op: OpDef, args):
@@ -151,6 +153,11 @@ def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None, out: 
     writes it directly when nothing records a graph and no operand partly overlaps it."""
     args, dev = operands(op.name, args)
     C, R, O = dtypes or dtypes_for(op, args)
+    if C.category == 3 or op.dtype_rule == "predicate" and any(
+            isinstance(x, Tensor) and x.dtype.category == 3 for x in args):
+        # complex: computed on the host by numpy (ops/_complex_ew.py); isnan & co. test both parts
+        from . import _complex_ew
+        return _complex_ew.ew(op, args, dev, C, R, O, params, out)
     if C.name == "float16":  # half precision is stored, not computed: kernels work in f32
         C = _dtype.float32
         R = _dtype.float32 if R.name == "float16" else R
@@ -473,6 +480,8 @@ def pow(input, exponent, *, out=None) -> Tensor:  # noqa: A001 - torch's name
     res = promote(args)
     if res.name == "bool":
         raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    if res.is_complex:
+        return ew(POW, input, exponent, out=out)   # ops/_complex_ew.py
     if not isinstance(input, Tensor):
         base = args[0]
         if res.is_floating_point:

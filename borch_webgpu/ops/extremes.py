@@ -69,6 +69,8 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False, *, out
         values=tensor([2., 4.]),
         indices=tensor([2, 1]))
     """
+    from ._complex_core import refuse_complex
+    refuse_complex(input, NotImplementedError, '"kthvalue_cpu" not implemented for \'{}\'')   # an ordering: no meaning for complex values
     from .creation import full, zeros
     x = _require("kthvalue", input)
     if not isinstance(k, int) or isinstance(k, bool):
@@ -194,6 +196,8 @@ def cummax(input: Tensor, dim: int, *, out=None):
         values=tensor([1., 3., 3., 3., 5.]),
         indices=tensor([0, 1, 1, 3, 4]))
     """
+    from ._complex_core import refuse_complex
+    refuse_complex(input, NotImplementedError, '"cummax_cpu" not implemented for \'{}\'')   # an ordering: no meaning for complex values
     return _rt.cummax(_running("cummax", input, dim, out, lambda cur, prev: cur >= prev))
 
 
@@ -208,6 +212,8 @@ def cummin(input: Tensor, dim: int, *, out=None):
         values=tensor([3, 1, 1, 1]),
         indices=tensor([0, 1, 1, 3]))
     """
+    from ._complex_core import refuse_complex
+    refuse_complex(input, NotImplementedError, '"cummin_cpu" not implemented for \'{}\'')   # an ordering: no meaning for complex values
     return _rt.cummin(_running("cummin", input, dim, out, lambda cur, prev: cur <= prev))
 
 

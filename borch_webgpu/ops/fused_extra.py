@@ -151,6 +151,8 @@ def vdot(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     _need("vdot", input=input, other=other)
     if input.dim() != 1 or other.dim() != 1:
         raise RuntimeError(f"1D tensors expected, but got {input.dim()}D and {other.dim()}D tensors")
+    if input.dtype.is_complex:
+        input = input.conj_physical()   # vdot conjugates its first argument
     return dot(input, other, out=out)
 
 

@@ -33,8 +33,9 @@ __all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "ger", "addmm", "baddbmm
 # with K <= 300 gives the same scale). Integers are exact.
 TOL = (1e-5, 1e-4)
 _NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-          "bool": "bool"}
-_SCALAR = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+          "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+_SCALAR = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool",
+           "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def _reg(name: str, block: str, ref, doc: str, file: str = "matmul.wgsl") -> OpDef:
@@ -235,6 +236,9 @@ def matmul(input: Tensor, other: Tensor, *, out=None) -> Tensor:
     """
     _tensors("matmul", ("input", input), ("other", other))
     a, b = input, other
+    if isinstance(a, Tensor) and isinstance(b, Tensor) and (a.dtype.is_complex or b.dtype.is_complex):
+        from . import _complex_linalg   # numpy on the host (complex tensors are held there)
+        return _out(_complex_linalg.matmul(a, b), out)
     da, db = a.dim(), b.dim()
     if da == 0 or db == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {da}D and {db}D")
@@ -351,6 +355,9 @@ def dot(input: Tensor, tensor: Tensor, *, out=None) -> Tensor:
         n, m = a._shape[0], b._shape[0]
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number "
                            f"of elements, but got {n} and {m} elements respectively")
+    if a.dtype.is_complex:
+        from . import _complex_linalg   # numpy on the host, with PyTorch's complex gradient
+        return _out(_complex_linalg.matmul(a, b), out)
     _same_dtype("dot", a, b)
     r = _gemm(a.detach().unsqueeze(0), b.detach().unsqueeze(-1))
     r = Tensor._make(r._storage, (), r.dtype, r.device)

@@ -74,9 +74,17 @@ def _check_result(op: str, self: Tensor, r: Tensor) -> None:
                            f"{names[self.dtype.name]}")
 
 
+_CPP_NAME = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "int64_t", "int32": "int",
+             "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t"}
+
+
 def assign(dst: Tensor, src) -> None:
     """Write ``src`` (a tensor broadcastable to dst, or a Python scalar) into dst's memory. No autograd."""
     if isinstance(src, Tensor):
+        if src.dtype.is_complex and not dst.dtype.is_complex:
+            import warnings
+            warnings.warn("Casting complex values to real discards the imaginary part", UserWarning, stacklevel=3)
+            src = src.real
         if src._device != dst._device:
             if src.dim() == 0 or src._device.type == "cpu" or dst._device.type == "cpu":
                 src = src.to(dst._device)
@@ -90,7 +98,11 @@ def assign(dst: Tensor, src) -> None:
         from .creation import FILL
         val = src
         C = dst.dtype if dst.dtype.name != "bool" else _dtype.int32
-        if C.category == 2:
+        if C.category == 3:
+            val = complex(val)
+        elif isinstance(val, complex):   # PyTorch's words for a complex number written into a real tensor
+            raise RuntimeError(f"value cannot be converted to type {_CPP_NAME.get(C.name, C.name)} without overflow")
+        elif C.category == 2:
             val = float(val)
         elif C.category == 1:
             val = int(val)
@@ -130,6 +142,8 @@ def inplace(op: str, fn, self: Tensor, *args, **kwargs) -> Tensor:
     """
     if op not in NO_OVERLAP_CHECK:
         check_no_overlap(self)
+    if op == "abs_" and self.dtype.is_complex:
+        raise RuntimeError("In-place abs is not supported for complex tensors.")
     if needs_grad(self, *args, *kwargs.values()):
         _check_leaf(op, self)
         direct = DIRECT.get(fn)

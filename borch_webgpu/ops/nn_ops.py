@@ -45,7 +45,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     from .linalg import _foldable, _gemm, _mm_shapes, _same_dtype, matmul
     _check_tensor("linear", "input", 1, input)
     _check_tensor("linear", "weight", 2, weight)
-    if input.dim() >= 1 and weight.dim() == 2 and _foldable(input):
+    if input.dim() >= 1 and weight.dim() == 2 and _foldable(input) and not (
+            input.dtype.is_complex or weight.dtype.is_complex):   # complex: matmul's numpy path below
         lead, k = input.shape[:-1], input.shape[-1]
         a = input.reshape(math.prod(lead), k) if input.dim() != 2 else input
         wt = weight.t()

@@ -203,6 +203,9 @@ def _float_dtype(op: str, dtype):
 def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None, **kw) -> Tensor:
     """Uniform random numbers in [0, 1)."""
     shape = _size_arg("rand", size, kw.pop("size", None))
+    if dtype is not None and dtype.is_complex:
+        from . import _complex_more
+        return _complex_more.random("rand", rand, shape, dtype, device, generator, requires_grad)
     t = _fill("uniform", shape, _float_dtype("rand", dtype), device, 0.0, 1.0, generator)
     return t.requires_grad_(requires_grad) if requires_grad else t
 
@@ -210,6 +213,9 @@ def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = F
 def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False, out=None, **kw) -> Tensor:
     """Standard normal random numbers."""
     shape = _size_arg("randn", size, kw.pop("size", None))
+    if dtype is not None and dtype.is_complex:
+        from . import _complex_more
+        return _complex_more.random("randn", randn, shape, dtype, device, generator, requires_grad)
     t = _fill("normal", shape, _float_dtype("randn", dtype), device, 0.0, 1.0, generator)
     return t.requires_grad_(requires_grad) if requires_grad else t
 

@@ -60,7 +60,7 @@ def _red(name, ref, tol=(1e-5, 1e-5), state_words=1, **extra):
 def _acc(a):
     """The numpy accumulator for a reduction on the cpu device: float64 for floats (numpy's float32
     sums along a strided axis add sequentially, which loses more than PyTorch's)."""
-    return np.float64 if a.dtype.kind == "f" else None
+    return np.float64 if a.dtype.kind == "f" else (np.complex128 if a.dtype.kind == "c" else None)
 
 
 SUM = _red("sum", lambda a, dims: np.sum(a, axis=dims, dtype=_acc(a)))
@@ -143,10 +143,18 @@ def _require(op: str, x) -> Tensor:
     return x
 
 
+def _real_only(op: str, x: Tensor, kernel: str | None = None) -> None:
+    """Orderings have no meaning for complex values: PyTorch's errors."""
+    from ._complex_core import refuse_complex
+    refuse_complex(x, *((NotImplementedError, f"\"{kernel}\" not implemented for '{{}}'") if kernel else
+                        (RuntimeError, f"{op}(): does not support complex input")))
+
+
 def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:  # noqa: A001 - torch's name
     """Sum over ``dim`` (all dims when None); integers and bools sum to int64."""
     x = _require("sum", input)
-    out_t = dtype if dtype is not None else (x.dtype if x.dtype.is_floating_point else _dtype.int64)
+    out_t = dtype if dtype is not None else (x.dtype if x.dtype.is_floating_point or x.dtype.is_complex
+                                             else _dtype.int64)
     _dtype.check_supported(out_t, "sum")
     if dtype is not None and out_t is not x.dtype:
         x = x.to(out_t)
@@ -161,7 +169,7 @@ def sum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor
 
 def _float_only(op: str, x: Tensor, dtype=None):
     d = dtype or x.dtype
-    if not d.is_floating_point:
+    if not (d.is_floating_point or d.is_complex):
         raise RuntimeError(f"{op}(): could not infer output dtype. Input dtype must be either a floating point or "
                            f"complex dtype. Got: {_dtype.SCALAR_NAMES[d.name]}")
     return d
@@ -185,6 +193,9 @@ def mean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tenso
 def prod(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """Product over one dim (or all elements when ``dim`` is None)."""
     x = _require("prod", input)
+    if x.dtype.is_complex and dtype is None:
+        from . import _complex_more
+        return _complex_more.prod(x, dim, keepdim)
     out_t = dtype if dtype is not None else (x.dtype if x.dtype.is_floating_point else _dtype.int64)
     if out_t is not x.dtype:
         x = x.to(out_t)
@@ -235,6 +246,7 @@ def _check_nonempty(op: str, x: Tensor, dims, full: bool = False) -> None:
 def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """Largest value over ``dim`` (all dims for ``()``); gradient split evenly between ties."""
     x = _require("amax", input)
+    _real_only("amax", x, "max_values_cpu")
     dims = reduce_dims("amax", x.dim(), dim if dim != () else None)
     _check_nonempty("amax", x, dims, full=dim in ((), None))
     C = x.dtype if x.dtype.name != "bool" else _dtype.int32
@@ -246,6 +258,7 @@ def amax(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
 def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
     """Smallest value over ``dim`` (all dims for ``()``); gradient split evenly between ties."""
     x = _require("amin", input)
+    _real_only("amin", x, "min_values_cpu")
     dims = reduce_dims("amin", x.dim(), dim if dim != () else None)
     _check_nonempty("amin", x, dims, full=dim in ((), None))
     C = x.dtype if x.dtype.name != "bool" else _dtype.int32
@@ -255,6 +268,7 @@ def amin(input: Tensor, dim=(), keepdim: bool = False) -> Tensor:
 
 
 def _arg(op: OpDef, x: Tensor, dim, keepdim: bool) -> Tensor:
+    _real_only(op.name, x)
     if x.dtype.name == "bool":
         raise RuntimeError(f"\"{op.name}_cpu\" not implemented for 'Bool'")
     if dim is None:
@@ -299,6 +313,7 @@ def _minmax(name: str, input, dim, keepdim: bool):
     if isinstance(dim, Tensor):
         from .elementwise import maximum, minimum
         return (maximum if name == "max" else minimum)(x, dim)
+    _real_only(name, x, f"{name}_all" if dim is None else None)
     C = x.dtype if x.dtype.name != "bool" else _dtype.int32
     if dim is None:
         _check_nonempty(name, x, ())
@@ -347,6 +362,9 @@ def var(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
     """Variance over ``dim`` with ``correction`` (1 = Bessel's, the default)."""
     x = _require("var", input)
     dim, unbiased, keepdim = _var_args(dim, unbiased, keepdim)
+    if x.dtype.is_complex:
+        from . import _complex_more
+        return _complex_more.var(x, dim, unbiased, keepdim, correction, std=False)
     d = _float_only("var", x)
     c = _correction("var", unbiased, correction)
     dims = reduce_dims("var", x.dim(), dim)
@@ -364,6 +382,9 @@ def std(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, correc
     """Standard deviation over ``dim`` with ``correction`` (1 = Bessel's, the default)."""
     x = _require("std", input)
     dim, unbiased, keepdim = _var_args(dim, unbiased, keepdim)
+    if x.dtype.is_complex:
+        from . import _complex_more
+        return _complex_more.var(x, dim, unbiased, keepdim, correction, std=True)
     d = _float_only("std", x)
     c = _correction("std", unbiased, correction)
     dims = reduce_dims("std", x.dim(), dim)
@@ -412,6 +433,9 @@ def std_mean(input: Tensor, dim=None, unbiased=None, keepdim: bool = False, *, c
 def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
     """``log(sum(exp(input)))`` over ``dim``, computed stably."""
     x = _require("logsumexp", input)
+    if x.dtype.is_complex:
+        from . import _complex_more
+        return _complex_more.logsumexp(x, reduce_dims("logsumexp", x.dim(), dim), keepdim)
     if not x.dtype.is_floating_point:
         x = x.float()
     dims = reduce_dims("logsumexp", x.dim(), dim)
@@ -427,6 +451,8 @@ def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, out=None, dtype=None) -> Tensor:
     """Vector p-norm over ``dim`` (all elements when None): p = 2 ('fro'), 1, inf, -inf, 0 or any number."""
     x = _require("norm", input)
+    if x.dtype.is_complex:
+        x = x.abs()   # the norms of complex values are those of their magnitudes
     _float_only("norm", x, dtype)
     if p is None or p == "fro":
         p = 2

@@ -109,6 +109,8 @@ def median(input: Tensor, dim=None, keepdim: bool = False):
         >>> torch.median(torch.tensor([3., 1., 2., 4.]))
         tensor(2.)
     """
+    from ._complex_core import refuse_complex
+    refuse_complex(input, NotImplementedError, '"median_cpu" not implemented for \'{}\'')   # an ordering: no meaning for complex values
     from .creation import full, zeros
     from .reduce import _even_split_back
     x = _require("median", input)
@@ -166,6 +168,8 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
         >>> values, indices
         (tensor(2), tensor(2))
     """
+    from ._complex_core import refuse_complex
+    refuse_complex(input, NotImplementedError, '"mode_cpu" not implemented for \'{}\'')   # an ordering: no meaning for complex values
     from .creation import ones, zeros
     from .scan_sort import cumsum
     from .shape import cat

@@ -243,6 +243,9 @@ def cumsum(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
     """
     x = _require("cumsum", input)
     d = _dim("cumsum", x, dim)
+    if x.dtype.is_complex and dtype is None:
+        from . import _complex_more
+        return _out(_complex_more.cumsum(x, d), out)
     x, C, R = _scan_dtypes("cumsum", x, dtype)
     r = _scan(CUMSUM, x, d, C, R)
     if R.is_floating_point:
@@ -289,6 +292,9 @@ def cumprod(input: Tensor, dim, *, dtype=None, out=None) -> Tensor:
         >>> torch.cumprod(torch.tensor([1., 2., 3.]), dim=0).tolist()
         [1.0, 2.0, 6.0]
     """
+    if isinstance(input, Tensor) and input.dtype.is_complex and dtype is None:
+        from . import _complex_more
+        return _out(_complex_more.cumprod(input, _dim("cumprod", input, dim)), out)
     x = _require("cumprod", input)
     d = _dim("cumprod", x, dim)
     x, C, R = _scan_dtypes("cumprod", x, dtype)
@@ -326,6 +332,8 @@ def sort(input: Tensor, dim=-1, descending: bool = False, *, stable: bool | None
         >>> torch.sort(torch.tensor([3., 1., 2.])).indices.tolist()
         [1, 2, 0]
     """
+    from ._complex_core import refuse_complex
+    refuse_complex(input, RuntimeError, ' Sort does not support complex dtypes on CPU')   # an ordering: no meaning for complex values
     x = _require("sort", input)
     d = _dim("sort", x, dim)
     n = x._shape[d] if x.dim() else 1
@@ -350,6 +358,8 @@ def argsort(input: Tensor, dim=-1, descending: bool = False, *, stable: bool = F
         >>> torch.argsort(torch.tensor([2, 0, 1]), descending=True).tolist()
         [0, 2, 1]
     """
+    from ._complex_core import refuse_complex
+    refuse_complex(input, RuntimeError, ' Sort does not support complex dtypes on CPU')   # an ordering: no meaning for complex values
     x = _require("argsort", input)
     d = _dim("argsort", x, dim)
     n = x._shape[d] if x.dim() else 1
@@ -366,6 +376,8 @@ def topk(input: Tensor, k, dim=-1, largest: bool = True, sorted: bool = True):  
         >>> torch.topk(torch.tensor([1., 5., 3.]), 2).values.tolist()
         [5.0, 3.0]
     """
+    from ._complex_core import refuse_complex
+    refuse_complex(input, RuntimeError, ' topk does not support complex dtypes on CPU')   # an ordering: no meaning for complex values
     x = _require("topk", input)
     k = _int_arg("topk", "k", 2, k)
     d = _dim("topk", x, dim)
@@ -381,6 +393,8 @@ def topk(input: Tensor, k, dim=-1, largest: bool = True, sorted: bool = True):  
 
 def msort(input: Tensor) -> Tensor:
     """``sort(input, dim=0).values``."""
+    from ._complex_core import refuse_complex
+    refuse_complex(input, RuntimeError, ' Sort does not support complex dtypes on CPU')   # an ordering: no meaning for complex values
     return sort(_require("msort", input), 0).values
 
 

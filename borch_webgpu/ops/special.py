@@ -260,6 +260,9 @@ def sgn(input: Tensor, *, out=None) -> Tensor:
         tensor([-1.,  0.,  1.])
     """
     _check("sgn", input)
+    if input.dtype.is_complex:
+        from . import _complex_more
+        return _out(_complex_more.sgn(input), out)
     return sign(input, out=out)
 
 

@@ -27,7 +27,7 @@ _NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "
 
 
 def _float(x: Tensor) -> Tensor:
-    return x if x.dtype.is_floating_point else x.to(_dtype.get_default_dtype())
+    return x if x.dtype.is_floating_point or x.dtype.is_complex else x.to(_dtype.get_default_dtype())
 
 
 def _check_weights(name: str, w: Tensor, n_obs: int, kind: str, kind_ok: bool) -> None:
@@ -323,6 +323,8 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
         >>> torch.nanmedian(torch.tensor([3., float('nan'), 1., 2.]))
         tensor(2.)
     """
+    from ._complex_core import refuse_complex
+    refuse_complex(input, NotImplementedError, '"nanmedian_cpu" not implemented for \'{}\'')   # an ordering: no meaning for complex values
     from .creation import full, zeros
     from .elementwise import where
     x = input

@@ -1,5 +1,5 @@
 """Tensor facts and legacy methods PyTorch programs call: ndimension, nbytes, itemsize, get_device,
-is_signed, is_complex, is_nonzero, is_same_size, the conj/neg flags of a real tensor, the pinned and
+is_signed, is_nonzero, is_same_size, the neg flag (is_complex and the conj flags: ops/complex.py), the pinned and
 shared memory flags, data_ptr, new, resize_/resize_as_, register_post_accumulate_grad_hook,
 torch.detach/detach_, typename, Tensor.mH/H/adjoint (real tensors: transposes), dim_order,
 new_empty_strided (the ``*_copy`` functions are ops/copies.py's; the view facts' goldens are in its
@@ -13,7 +13,7 @@ import weakref
 from ..tensor import Size, Tensor
 from ._registry import OpDef, api, methods, register
 
-__all__ = ["ndimension", "get_device", "is_signed", "is_complex", "is_nonzero", "is_same_size", "new", "resize_",
+__all__ = ["ndimension", "get_device", "is_signed", "is_nonzero", "is_same_size", "new", "resize_",
            "resize_as_", "register_post_accumulate_grad_hook", "detach", "detach_", "typename"]
 
 register(OpDef("resize_", "copy", None, None, tol=(0, 0), extra={"messages": True},
@@ -65,17 +65,6 @@ def is_signed(self: Tensor) -> bool:
     return self.dtype.name not in ("bool", "uint8")
 
 
-def is_complex(input: Tensor) -> bool:
-    """False: borch_webgpu has no complex dtypes.
-
-    Example::
-
-        >>> torch.is_complex(torch.zeros(2))
-        False
-    """
-    return False
-
-
 def is_nonzero(input: Tensor) -> bool:
     """The truth of a one-element tensor; more or fewer elements raise as in PyTorch.
 
@@ -111,7 +100,6 @@ def _false(name: str, why: str):
     return f
 
 
-is_conj = _false("is_conj", "tensors here are real, so never lazily conjugated")
 is_neg = _false("is_neg", "tensors here carry no lazy negation bit")
 is_pinned = _false("is_pinned", "there is no page-locked host memory in a browser tab")
 
@@ -125,9 +113,6 @@ def _self(name: str, what: str):
     return f
 
 
-conj = _self("conj", "a real tensor is its own conjugate (PyTorch returns self too)")
-conj_physical = _self("conj_physical", "a real tensor is its own conjugate (PyTorch returns self too)")
-resolve_conj = _self("resolve_conj", "a real tensor has no conjugate bit to resolve")
 resolve_neg = _self("resolve_neg", "a tensor here has no negation bit to resolve")
 
 _SHARED: set[int] = set()  # id()s of the tensors share_memory_() marked (dropped when a tensor dies)
@@ -292,18 +277,18 @@ def adjoint(self: Tensor) -> Tensor:
 
 
 def _mH(self: Tensor) -> Tensor:
-    """The last two dims transposed (conjugated too for complex tensors, which do not exist here)."""
+    """The last two dims transposed (and conjugated for complex tensors)."""
     if self.dim() < 2:
         raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {self.dim()}-D "
                            "tensor.")
-    return self.transpose(-2, -1)
+    return self.transpose(-2, -1).conj() if self.dtype.is_complex else self.transpose(-2, -1)
 
 
 def _H(self: Tensor) -> Tensor:
     """The (conjugate) transpose of a matrix."""
     if self.dim() != 2:
         raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.dim()}-D tensor.")
-    return self.t()
+    return self.t().conj() if self.dtype.is_complex else self.t()
 
 
 def typename(obj) -> str:
@@ -381,8 +366,8 @@ api("mH", method=property(_mH))
 api("H", method=property(_H))
 api("typename", typename, tensor=False)
 api("itemsize", method=property(_itemsize))
-methods(("is_complex", is_complex), ("is_nonzero", is_nonzero), ("is_same_size", is_same_size),
-        ("is_conj", is_conj), ("is_neg", is_neg), ("conj", conj), ("conj_physical", conj_physical),
-        ("resolve_conj", resolve_conj), ("resolve_neg", resolve_neg), ("is_pinned", is_pinned),
+# is_complex, is_conj, conj, conj_physical and resolve_conj: ops/complex.py
+methods(("is_nonzero", is_nonzero), ("is_same_size", is_same_size),
+        ("is_neg", is_neg), ("resolve_neg", resolve_neg), ("is_pinned", is_pinned),
         ("get_device", get_device), ("is_signed", is_signed), ("resize_as_", resize_as_))
 methods(("detach", detach), ("detach_", detach_), tensor=False)

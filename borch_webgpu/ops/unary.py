@@ -166,9 +166,15 @@ def _unary_fn(name, doc, bool_error=None, int_ok=True, bool_ok=True):
             raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
         if bool_error and input.dtype.name == "bool":
             raise RuntimeError(bool_error)
-        if (not bool_ok and input.dtype.name == "bool") or (not int_ok and not input.dtype.is_floating_point):
+        if input.dtype.is_complex and name == "abs":
+            if out is input:
+                raise RuntimeError("In-place abs is not supported for complex tensors.")
+            from .complex import complex_abs   # |z|: a real result (ops/complex.py)
+            return _out(complex_abs(input), out)
+        if (not bool_ok and input.dtype.name == "bool") or (not int_ok and not (
+                input.dtype.is_floating_point or input.dtype.is_complex)):
             raise NotImplementedError(f"\"{name}\" not implemented for '{_tname(input.dtype)}'")
-        if name in ("floor", "ceil", "round", "trunc") and not input.dtype.is_floating_point:
+        if name in ("floor", "ceil", "round", "trunc") and input.dtype.category in (0, 1):
             return _out(input.clone(), out)
         if name == "square" and input.dtype.name == "bool":
             input = input.long()
@@ -282,6 +288,8 @@ def clamp(input: Tensor, min=None, max=None, *, out=None) -> Tensor:  # noqa: A0
     """Limit each element to ``[min, max]`` (either bound may be None, a number or a tensor)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if input.dtype.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
     dt = input.dtype
     if isinstance(min, builtins.float) or isinstance(max, builtins.float) or \
             (isinstance(min, Tensor) and min.dtype.is_floating_point) or \

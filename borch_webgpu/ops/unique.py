@@ -146,6 +146,8 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False,  # 
         >>> torch.unique(torch.tensor([3, 1, 3, 2]), return_counts=True)
         (tensor([1, 2, 3]), tensor([1, 1, 2]))
     """
+    from ._complex_core import refuse_complex
+    refuse_complex(input, NotImplementedError, '"unique" not implemented for \'{}\'')   # an ordering: no meaning for complex values
     x = _require("unique", input)
     with autograd.no_grad():
         if dim is None:
@@ -167,6 +169,8 @@ def unique_consecutive(input: Tensor, return_inverse: bool = False, return_count
         >>> torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1]))
         tensor([1, 2, 3, 1])
     """
+    from ._complex_core import refuse_complex
+    refuse_complex(input, NotImplementedError, '"unique_consecutive" not implemented for \'{}\'')   # an ordering: no meaning for complex values
     x = _require("unique_consecutive", input)
     with autograd.no_grad():
         if dim is None:

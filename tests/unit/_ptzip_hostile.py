@@ -100,8 +100,12 @@ def cases() -> dict:
             "size [6] and stride [1, 1] differ in length"),
         "33 dims": (with_pkl(_pkl(size=b"(" + b"K\x01" * 33 + b"t", stride=b"(" + b"K\x01" * 33 + b"t")),
                     torch.serialization.CheckpointError, "InvalidTensor", "not a tuple of at most 32 integers"),
-        "complex storage": (with_pkl(_pkl(stype=b"ComplexFloatStorage")), torch.serialization.CheckpointError,
-                            "UnsupportedDtype", "ComplexFloatStorage (torch.complex64)"),
+        "quantized storage": (with_pkl(_pkl(stype=b"QInt8Storage")), torch.serialization.CheckpointError,
+                              "UnsupportedDtype", "QInt8Storage (torch.qint8)"),
+        # complex storages load (complex64 / complex128); a record too short for its elements is refused
+        "short complex storage": (with_pkl(_pkl(stype=b"ComplexFloatStorage")), torch.serialization.CheckpointError,
+                                  "InvalidStorage", "record size (24 bytes) does not match expected size (48 bytes = "
+                                  "6 elements * 8 bytes/element)"),
         "storage key named twice with two types": (
             with_pkl(b"\x80\x02](" + _pid(b"FloatStorage") + b"Q" + _pid(b"IntStorage") + b"Qe."),
             torch.serialization.CheckpointError, "InvalidStorage",

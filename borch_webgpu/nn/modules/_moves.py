@@ -47,8 +47,14 @@ def parse_to(args: tuple, kwargs: dict):
             continue  # non_blocking given positionally
         else:
             raise TypeError(f"to() received an invalid combination of arguments: {a!r}")
-    if dt is not None and not dt.is_floating_point:
+    if dt is not None and not (dt.is_floating_point or dt.is_complex):
         raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired dtype={dt}")
+    if dt is not None and dt.is_complex:
+        import warnings
+        warnings.warn("Complex modules are a new feature under active development whose design may change, and some "
+                      "modules might not work as expected when using complex tensors as parameters or buffers. Please "
+                      "file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml if a "
+                      "complex module does not work as expected.", UserWarning, stacklevel=3)
     return (canonical(dev) if dev is not None else None), dt
 
 

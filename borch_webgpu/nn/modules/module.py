@@ -307,7 +307,7 @@ class Module:
             (True, torch.float16)
         """
         dev, dt = _moves.parse_to(args, kwargs)
-        return self._apply(lambda t: t.to(dev, dt if t.is_floating_point() else None))
+        return self._apply(lambda t: t.to(dev, dt if t.is_floating_point() or t.is_complex() else None))
 
     def cpu(self) -> "Module":
         """Move every parameter and buffer to the ``cpu`` device."""
