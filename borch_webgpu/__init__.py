@@ -4,7 +4,7 @@
 everywhere), with PyTorch's names, signatures and exceptions.
 """
 from ._version import __version__
-from ._dtype import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int,  # noqa: A004
+from ._dtype import (bfloat16, bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int,  # noqa: A004
                      int8, int16, int32, int64, long, set_default_dtype, short, uint8)
 from ._dtype import can_cast, finfo, iinfo, promote_types
 from .device import device, get_default_device, set_default_device

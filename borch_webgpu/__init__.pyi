@@ -79,6 +79,7 @@ from .ops.linalg import baddbmm as baddbmm
 from .ops.creation_more import bartlett_window as bartlett_window
 from .ops._torch_nn import batch_norm as batch_norm
 from .ops.random import bernoulli as bernoulli
+from ._dtype import bfloat16 as bfloat16
 from .ops.nn_ops import bilinear as bilinear
 from .ops._torch_nn_loss import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
 from .ops.search import bincount as bincount
