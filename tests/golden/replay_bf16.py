@@ -76,6 +76,14 @@ def close(got: dict, want: dict, tol: float = 0.0, where: str = "out") -> str | 
     return None if got == want else f"{where}: {got}, PyTorch {want}"
 
 
+def _no_f16(device: str) -> bool:
+    """Whether float16 is refused here: on webgpu without the adapter feature shader-f16 (SwiftShader)."""
+    if device != "webgpu":
+        return False
+    from borch_webgpu.device.webgpu import runtime
+    return "shader-f16" not in runtime().features
+
+
 def check(case: dict, device: str) -> str | None:
     """None when borch_webgpu answers as PyTorch did, else the difference."""
     env = {"torch": bw, "dev": device, "np": np, **ENV_CONSTANTS, **helpers(bw, device)}
@@ -83,6 +91,10 @@ def check(case: dict, device: str) -> str | None:
     if bw.get_default_dtype() is not bw.float32:
         bw.set_default_dtype(bw.float32)
         return "the default dtype was left changed"
+    if case.get("f16") and _no_f16(device):  # this adapter refuses float16, and must say so
+        if got.get("raises") == "TypeError" and "shader-f16" in got["message"]:
+            return None
+        return f"float16 without shader-f16: expected the TypeError naming shader-f16, got {str(got)[:300]}"
     if "raises" not in case:
         if "raises" in got:
             return f"raised {got['raises']}: {got['message'][:300]!r}; PyTorch returns {str(case['out'])[:300]}"
