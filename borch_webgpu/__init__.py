@@ -28,6 +28,11 @@ from . import ao
 from ._compile import compile  # noqa: A004
 from . import _dynamo, compiler
 from . import accelerator, backends
+from . import amp, cpu
+from .amp import autocast
+from .amp.autocast_mode import (clear_autocast_cache, get_autocast_dtype, is_autocast_cache_enabled,
+                                is_autocast_enabled, set_autocast_cache_enabled, set_autocast_dtype,
+                                set_autocast_enabled)
 
 
 def __getattr__(name: str):

@@ -24,8 +24,8 @@ from compare_io import ENV_CONSTANTS  # noqa: E402
 from dtype64_cases import evaluate  # noqa: E402
 
 
-def load() -> list[dict]:
-    return json.loads((HERE / "bf16.json").read_text())["cases"]
+def load(name: str = "bf16.json") -> list[dict]:
+    return json.loads((HERE / name).read_text())["cases"]
 
 
 def _flat(v):
@@ -84,7 +84,7 @@ def _no_f16(device: str) -> bool:
     return "shader-f16" not in runtime().features
 
 
-def check(case: dict, device: str) -> str | None:
+def check(case: dict, device: str, helpers=helpers) -> str | None:
     """None when borch_webgpu answers as PyTorch did, else the difference."""
     env = {"torch": bw, "dev": device, "np": np, **ENV_CONSTANTS, **helpers(bw, device)}
     got = evaluate(case["expr"], env)
@@ -121,27 +121,28 @@ def placement_failures(device: str) -> list[str]:
     return bad
 
 
-def main(argv=None) -> int:
+def main(argv=None, golden: str = "bf16.json", helpers=helpers, placement=placement_failures,
+         label: str = "bf16") -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default=None)
     ap.add_argument("ids", nargs="*")
     ns = ap.parse_args(argv)
     device = ns.device or bw.get_default_device().type
     passed = failed = 0
-    for case in load():
+    for case in load(golden):
         if ns.ids and case["id"] not in ns.ids:
             continue
-        err = check(case, device)
+        err = check(case, device, helpers)
         if err:
             failed += 1
             print(f"FAIL {case['id']}: {err}")
         else:
             passed += 1
     if not ns.ids:
-        for err in placement_failures(device):
+        for err in placement(device):
             failed += 1
             print(f"FAIL placement {err}")
-    print(f"bf16: {passed} passed, {failed} failed [device {device}]")
+    print(f"{label}: {passed} passed, {failed} failed [device {device}]")
     return 1 if failed else 0
 
 
