@@ -65,7 +65,9 @@ class dtype:
 
     ``float32``, ``float64``, ``float16`` (on WebGPU where the adapter has ``shader-f16``), ``int32``,
     ``int64`` (numpy int64 on ``cpu``; on ``webgpu`` int32 on the GPU, values past it held on the host), ``uint8``, ``int8``, ``int16``
-    (PyTorch's wrap-around arithmetic and casts; on ``webgpu`` held on the host, as float64) and ``bool``. float64 is
+    (PyTorch's wrap-around arithmetic and casts; on ``webgpu`` held on the host, as float64), ``bfloat16``
+    (float32 values rounded to bfloat16 after every op, bit for bit PyTorch's CPU results; 2 bytes per element;
+    on ``webgpu`` held on the host) and ``bool``. float64 is
     computed in float64 on both devices; WGSL has no 64-bit float, so on ``webgpu`` a float64 tensor
     is held on the host (numpy) and computed by the cpu kernels while ``t.device`` reports
     ``webgpu:0``; float32 operands mixed in are read back (float64 wins, as in PyTorch's promotion),
@@ -78,6 +80,8 @@ class dtype:
         0.9000000000000001
         >>> torch.tensor([200], dtype=torch.uint8) + 100
         tensor([44], dtype=torch.uint8)
+        >>> torch.tensor([1.0, 3.14159], dtype=torch.bfloat16) * 2
+        tensor([2.0000, 6.2812], dtype=torch.bfloat16)
     """
 
     __slots__ = ("name", "np", "storage_np", "gpu_np", "wgsl", "itemsize", "is_floating_point", "is_signed",

@@ -12,7 +12,10 @@ __all__ = ["is_available", "device_count", "current_device", "get_device_name", 
            "manual_seed_all", "memory_allocated", "max_memory_allocated", "memory_reserved", "empty_cache",
            "reset_peak_memory_stats", "CUDAGraph", "graph", "make_graphed_callables", "Stream", "stream",
            "current_stream", "default_stream", "graph_pool_handle", "set_sync_debug_mode", "get_sync_debug_mode", "amp"]
-_sys.modules[__name__ + ".amp"] = amp  # so that ``from torch.cuda.amp import GradScaler`` imports
+# so that ``from torch.cuda.amp import GradScaler`` imports (also through the ``import torch`` alias, which
+# needs this module to look like a package: an empty __path__ finds nothing else)
+_sys.modules[__name__ + ".amp"] = amp
+__path__: list = []
 
 
 def is_available() -> bool:

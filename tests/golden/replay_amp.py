@@ -36,6 +36,18 @@ def placement_failures(device: str) -> list[str]:
         with bw.autocast(other, dtype=bw.bfloat16):
             if (a @ a.t()).dtype is not bw.float32:
                 bad.append(f"autocast({other!r}) cast a {device} tensor")
+    if device == "webgpu":  # what the no-GPU cases of amp.json become where WebGPU runs: 'cuda' is enabled
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            scaler = bw.amp.GradScaler("cuda")
+            region = bw.autocast("cuda", dtype=bw.bfloat16)
+            with region:
+                inside = bw.is_autocast_enabled()
+        if [str(x.message) for x in w] or not scaler.is_enabled() or not region._enabled or not inside:
+            bad.append(f"'cuda' on WebGPU: GradScaler enabled {scaler.is_enabled()}, autocast enabled "
+                       f"{region._enabled} / {inside}, warnings {[str(x.message) for x in w]}")
+        if str(scaler.scale(a).device) != str(a.device):
+            bad.append("GradScaler('cuda').scale(x) left the WebGPU device")
     return bad
 
 

@@ -60,3 +60,22 @@ def test_webgpu_without_webgpu_warns_and_disables():
         warnings.simplefilter("always")
         a = torch.autocast("webgpu", dtype=torch.bfloat16)
     assert [str(x.message) for x in w] == ["WebGPU is not available. Disabling autocast."] and not a._enabled
+
+
+def test_the_deprecated_modules_import_as_in_pytorch():
+    import importlib
+    assert importlib.import_module("borch_webgpu.cuda.amp").GradScaler is torch.cuda.amp.GradScaler
+    assert importlib.import_module("borch_webgpu.cpu.amp").autocast is torch.cpu.amp.autocast
+    from borch_webgpu import _torch_alias
+    finder = _torch_alias.TorchAliasFinder(write=lambda s: None, aliases={"torch_bf16_probe": "borch_webgpu"})
+    sys.meta_path.insert(0, finder)
+    try:
+        mod = importlib.import_module("torch_bf16_probe.cuda.amp")   # `from torch.cuda.amp import GradScaler`
+        assert mod.GradScaler is torch.cuda.amp.GradScaler
+        assert importlib.import_module("torch_bf16_probe.cpu.amp").GradScaler is torch.cpu.amp.GradScaler
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module("torch_bf16_probe.cuda.nothing")
+    finally:
+        sys.meta_path.remove(finder)
+        for name in [n for n in sys.modules if n.startswith("torch_bf16_probe")]:
+            del sys.modules[name]
