@@ -10,4 +10,5 @@ def test_bf16_goldens_and_placement_on_webgpu(browser, summary_line):
     lines = [line for line in (out + err).splitlines() if line.startswith("bf16:")]
     last = lines[-1] if lines else ""
     summary_line("webgpu " + last)
+    summary_line(next((line for line in out.splitlines() if line.startswith("slowest:")), "slowest: ?"))
     assert code == 0 and " 0 failed" in last and "[device webgpu]" in last, (out + err)[-6000:]
