@@ -33,6 +33,26 @@ def helpers(torch, dev: str) -> dict:
         leaves = [x.detach().clone().requires_grad_(True) for x in xs]
         return list(torch.autograd.grad(f(*leaves), leaves))
 
+    def fixed(m):
+        """Module m on dev in bfloat16 with fixed parameter values (no random init involved)."""
+        m = m.to(dev)
+        with torch.no_grad():
+            for i, p in enumerate(m.parameters()):
+                n = p.numel()
+                p.copy_(torch.tensor([((k * 37 + i * 11) % 19) / 10.0 - 0.9 for k in range(n)]).reshape(p.shape))
+        return m.bfloat16()
+
+    def steps(name, **kw):
+        """Three steps of optimizer ``name`` on a bfloat16 parameter; its values after them."""
+        w = t([0.3, -0.8, 1.1, 0.05, -0.4, 0.9, 0.2, -0.6], grad=True)
+        opt = getattr(torch.optim, name)([w], **kw)
+        x = t(eval(_X))
+        for _ in range(3):
+            opt.zero_grad()
+            ((w * x).sin().sum() + (w * w).sum() * 0.1).backward()
+            opt.step()
+        return w.detach()
+
     def default_bf16(f):
         torch.set_default_dtype(torch.bfloat16)
         try:
@@ -61,7 +81,7 @@ def helpers(torch, dev: str) -> dict:
 
     return {"X": t(eval(_X)), "Y": t(eval(_Y)), "M": t(eval(_M)), "N": t(eval(_N)),
             "F32": torch.tensor(eval(_F32), device=dev), "t": t, "grad": grad, "F": torch.nn.functional,
-            "default_bf16": default_bf16, "roundtrip": roundtrip, "st_roundtrip": st_roundtrip}
+            "default_bf16": default_bf16, "fixed": fixed, "steps": steps, "roundtrip": roundtrip, "st_roundtrip": st_roundtrip}
 
 
 # what generate_bf16.py saves with PyTorch into bf16_files/ (as bfloat16: the values are rounded there)
@@ -272,6 +292,28 @@ CASES: list[tuple] = [
     ("mse_loss", "F.mse_loss(X, Y)", _RED),
     ("cross_entropy", "F.cross_entropy(M, torch.tensor([0, 3, 1], device=dev))", _RED),
     ("layer_norm", "F.layer_norm(M, (4,))", _RED),
+    # ---- in-place and indexed writes round too ----------------------------------------------------------
+    ("index_add_", "X.clone().index_add_(0, torch.tensor([0, 2, 2, 5], device=dev), Y[:4])"),
+    ("scatter_add_", "X.clone().scatter_add_(0, torch.tensor([0, 2, 2, 5], device=dev), Y[:4])"),
+    ("index_put_ accumulate", "X.clone().index_put_((torch.tensor([1, 1, 4], device=dev),), Y[:3], accumulate=True)"),
+    ("view add_", "(lambda z: (z[2:5].add_(0.013), z)[1])(X.clone())"),
+    ("addmm_", "torch.zeros(3, 2, dtype=torch.bfloat16, device=dev).addmm_(M, N)", _RED),
+    ("mm out=", "torch.mm(M, N, out=torch.empty(3, 2, dtype=torch.bfloat16, device=dev))", _RED),
+    ("lerp_", "X.clone().lerp_(Y, 0.3)"),
+    # ---- random numbers and init keep the dtype -----------------------------------------------------
+    ("randn dtype", "torch.randn(3, dtype=torch.bfloat16, device=dev).dtype"),
+    ("rand_like dtype", "torch.rand_like(X).dtype"),
+    ("init dtype", "torch.nn.init.kaiming_uniform_(torch.empty(3, 4, dtype=torch.bfloat16, device=dev)).dtype"),
+    # ---- training: optimizers on bfloat16 parameters, layers ------------------------------------------
+    ("SGD momentum steps", "steps('SGD', lr=0.1, momentum=0.9)", _RED),
+    ("Adam steps", "steps('Adam', lr=0.01)", _RED),
+    ("AdamW steps", "steps('AdamW', lr=0.01)", _RED),
+    ("Linear forward", "fixed(torch.nn.Linear(4, 2))(M)", _RED),
+    ("Conv1d forward", "fixed(torch.nn.Conv1d(3, 2, 2))(M.unsqueeze(0))", _RED),
+    ("BatchNorm1d train", "(lambda m: [m(M), m.running_mean, m.running_var])(fixed(torch.nn.BatchNorm1d(4)))", _RED),
+    ("LayerNorm", "fixed(torch.nn.LayerNorm(4))(M)", _RED),
+    ("Linear grads", "(lambda m: ((m(M) ** 2).sum().backward(), [m.weight.grad, m.bias.grad])[1])"
+     "(fixed(torch.nn.Linear(4, 2)))", _RED),
     # ---- serialization -----------------------------------------------------------------------------------
     ("save and load keep bfloat16", "(lambda d: [d['x'], d['m']])(roundtrip({'x': X, 'm': M}))"),
     ("safetensors BF16", "(lambda d: [d['x'], d['m']])(st_roundtrip({'x': X, 'm': M}))"),
