@@ -88,6 +88,37 @@ def helpers(torch, dev: str) -> dict:
         w = torch.nn.Parameter(R(1, 4, 3).to(dtype or torch.float32))
         return torch.amp.GradScaler("cpu", init_scale=init_scale), w, torch.optim.SGD([w], lr=0.1)
 
+    def custom_fns():
+        """custom_fwd with and without cast_inputs, custom_bwd: dtypes inside a region, the gradient, outside."""
+        class Double(torch.autograd.Function):
+            @staticmethod
+            @torch.amp.custom_fwd(device_type=DT, cast_inputs=torch.float32)
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            @torch.amp.custom_bwd(device_type=DT)
+            def backward(ctx, g):
+                return g * 2
+
+        class Plain(torch.autograd.Function):
+            @staticmethod
+            @torch.amp.custom_fwd(device_type=DT)
+            def forward(ctx, x, w):
+                return x @ w
+
+            @staticmethod
+            @torch.amp.custom_bwd(device_type=DT)
+            def backward(ctx, g):
+                return g, g
+
+        x = torch.ones(2, dtype=torch.bfloat16, device=dev, requires_grad=True)
+        with ac():
+            y = Double.apply(x)
+            z = Plain.apply(torch.ones(2, 2, device=dev), torch.ones(2, 2, device=dev))
+        y.sum().backward()
+        return [y.dtype, z.dtype, x.grad, Double.apply(x.detach()).dtype]
+
     def raises_inside():
         try:
             with ac():
@@ -95,7 +126,7 @@ def helpers(torch, dev: str) -> dict:
         except ValueError as e:
             return str(e)
 
-    return {"raises_inside": raises_inside, "DT": DT, "F": F, "R": R, "ac": ac, "under": under, "under_cpu": under_cpu, "dtypes": dtypes, "warned": warned,
+    return {"raises_inside": raises_inside, "custom_fns": custom_fns, "DT": DT, "F": F, "R": R, "ac": ac, "under": under, "under_cpu": under_cpu, "dtypes": dtypes, "warned": warned,
             "trace": trace, "A": R(1, 4, 3), "B": R(2, 3, 5), "V": R(3, 3), "Hb": R(4, 4, 4, 4).bfloat16(), "SO": SO}
 
 
@@ -226,6 +257,8 @@ CASES: list[tuple] = [
     ("cpu.amp.autocast works", "warned(lambda: (lambda a: (a.__enter__(), (A.cpu() @ B.cpu()).dtype, "
      "a.__exit__(None, None, None))[1])(torch.cpu.amp.autocast()))"),
     ("cuda.amp.autocast warns", "warned(lambda: torch.cuda.amp.autocast(enabled=False).fast_dtype)"),
+    ("custom_fwd and custom_bwd", "custom_fns()"),
+    ("custom_fwd needs a str", "torch.amp.custom_fwd(device_type=3)"),
     # ---- refusals and warnings ------------------------------------------------------------------------
     ("device_type not a str", "torch.autocast(torch.device('cpu'))"),
     ("unsupported device_type", "torch.autocast('foo')"),
