@@ -33,6 +33,8 @@ from .amp import autocast
 from .amp.autocast_mode import (clear_autocast_cache, get_autocast_dtype, is_autocast_cache_enabled,
                                 is_autocast_enabled, set_autocast_cache_enabled, set_autocast_dtype,
                                 set_autocast_enabled)
+from .amp._legacy_state import (get_autocast_cpu_dtype, get_autocast_gpu_dtype, is_autocast_cpu_enabled,
+                                set_autocast_cpu_dtype, set_autocast_cpu_enabled, set_autocast_gpu_dtype)
 
 
 def __getattr__(name: str):

@@ -54,7 +54,7 @@ def helpers(torch, dev: str) -> dict:
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter("always")
             v = f()
-        return [v, [str(x.message) for x in w]]
+        return [v, [str(x.message).split(" (Triggered")[0] for x in w]]  # not where in C++ it was raised
 
     def trace(device=None, steps=6, inf_at=(2,), nan_at=(), init_scale=2.0 ** 10, growth_interval=2,
               growth_factor=2.0, backoff_factor=0.5, opt="SGD", bf16=False):
@@ -259,6 +259,11 @@ CASES: list[tuple] = [
     ("cuda.amp.autocast warns", "warned(lambda: torch.cuda.amp.autocast(enabled=False).fast_dtype)"),
     ("custom_fwd and custom_bwd", "custom_fns()"),
     ("custom_fwd needs a str", "torch.amp.custom_fwd(device_type=3)"),
+    *[(f"deprecated {f}", f"warned(lambda: torch.{f}({a}))") for f, a in (
+        ("is_autocast_cpu_enabled", ""), ("set_autocast_cpu_enabled", "False"), ("get_autocast_cpu_dtype", ""),
+        ("set_autocast_cpu_dtype", "torch.bfloat16"), ("get_autocast_gpu_dtype", ""),
+        ("set_autocast_gpu_dtype", "torch.float16"))],
+    ("deprecated inside a region", "under_cpu(lambda: warned(lambda: torch.is_autocast_cpu_enabled())[0])"),
     # ---- refusals and warnings ------------------------------------------------------------------------
     ("device_type not a str", "torch.autocast(torch.device('cpu'))"),
     ("unsupported device_type", "torch.autocast('foo')"),
