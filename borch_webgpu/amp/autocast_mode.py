@@ -319,7 +319,9 @@ def _sync() -> None:
     """Install the wrappers while autocast is on for some device type; remove them when it is off everywhere."""
     on = any(st[0] for st in _STATE.values())
     if on and not _SAVED:
+        import sys
         owners = _owners()
+        wrapped: dict = {}   # id(original function) -> (original, its wrapper)
         for lists, lower in ((LOWER_PRECISION, True), (FLOAT32, False)):
             for where, names in lists.items():
                 owner = owners[where]
@@ -327,8 +329,19 @@ def _sync() -> None:
                     orig = vars(owner).get(name) if isinstance(owner, type) else getattr(owner, name, None)
                     if orig is None:
                         continue
+                    new = wrapped.setdefault(id(orig), (orig, _wrap(orig, lower, name)))[1]
                     _SAVED.append((owner, name, orig))
-                    setattr(owner, name, _wrap(orig, lower, name))
+                    setattr(owner, name, new)
+        # the same functions where borch_webgpu's own modules call them (nn.MultiheadAttention's linear, ...):
+        # ops inside an op that is not on a list autocast too, as PyTorch's composite ops do
+        for mod_name, mod in list(sys.modules.items()):
+            if not mod_name.startswith("borch_webgpu.") or mod in owners.values() or mod is None:
+                continue
+            for key, value in list(vars(mod).items()):
+                hit = wrapped.get(id(value))
+                if hit is not None and hit[0] is value:
+                    _SAVED.append((mod, key, value))
+                    setattr(mod, key, hit[1])
     elif not on and _SAVED:
         while _SAVED:
             owner, name, orig = _SAVED.pop()

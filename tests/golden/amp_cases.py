@@ -221,6 +221,16 @@ CASES: list[tuple] = [
     # (the decompositions run on the cpu device also in the browser: SwiftShader compiles their kernels slowly)
     *[(f"fp32 {n}", f"under_cpu(lambda: dtypes({_on_cpu(e)}))") for n, e in _FP32 if n in _ON_CPU],
     *[(f"none {n}", f"under(lambda: ({e}).dtype)") for n, e in _NONE],
+    # ---- layers built of listed ops: their inner linear / matmul calls autocast too -----------------------
+    ("MultiheadAttention", "under(lambda: dtypes(torch.nn.MultiheadAttention(8, 2, batch_first=True).to(dev)"
+     "(R(1, 2, 5, 8), R(2, 2, 5, 8), R(3, 2, 5, 8))))"),
+    ("MultiheadAttention no weights", "under(lambda: torch.nn.MultiheadAttention(8, 2).to(dev)"
+     "(R(1, 5, 2, 8), R(2, 5, 2, 8), R(3, 5, 2, 8), need_weights=False)[0].dtype)"),
+    ("TransformerEncoderLayer train", "under(lambda: torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, "
+     "batch_first=True).to(dev)(R(1, 2, 5, 8)).dtype)"),
+    ("conv net and loss", "under(lambda: (lambda c: [c(R(1, 2, 1, 6, 6)).dtype, F.cross_entropy(c(R(1, 2, 1, 6, 6)), "
+     "torch.tensor([0, 2], device=dev)).dtype])(torch.nn.Sequential(torch.nn.Conv2d(1, 4, 3), torch.nn.BatchNorm2d(4), "
+     "torch.nn.ReLU(), torch.nn.Flatten(), torch.nn.Linear(64, 3)).to(dev)))"),
     # ---- values (the bfloat16 inputs are rounded float32 values; products and sums to a tolerance) ---
     ("value mm", "under(lambda: torch.mm(A, B))", _TOL),
     ("value linear", "under(lambda: F.linear(A, B.t(), R(6, 5)))", _TOL),

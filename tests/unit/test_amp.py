@@ -55,6 +55,18 @@ def test_the_wrappers_come_off_after_an_error():
     assert "autocast_call" not in torch.mm.__code__.co_name
 
 
+def test_inner_calls_autocast_and_are_restored():
+    # MultiheadAttention calls linear from its own module: wrapped inside a region, the original again after
+    from borch_webgpu.ops import _nn_attention, nn_ops
+    original = nn_ops.linear
+    with torch.autocast("cpu"):
+        assert _nn_attention.linear is not original
+        out, _ = torch.nn.MultiheadAttention(4, 2).eval()(torch.ones(3, 1, 4), torch.ones(3, 1, 4), torch.ones(3, 1, 4))
+        with torch.no_grad():
+            assert out.dtype is torch.bfloat16
+    assert _nn_attention.linear is original and nn_ops.linear is original
+
+
 def test_webgpu_without_webgpu_warns_and_disables():
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
