@@ -4,7 +4,7 @@
 everywhere), with PyTorch's names, signatures and exceptions.
 """
 from ._version import __version__
-from ._dtype import (bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int,  # noqa: A004
+from ._dtype import (bfloat16, bool, double, dtype, float, float16, float32, float64, get_default_dtype, half, int,  # noqa: A004
                      int8, int16, int32, int64, long, set_default_dtype, short, uint8)
 from ._dtype import cdouble, cfloat, complex64, complex128
 from ._dtype import can_cast, finfo, iinfo, promote_types
@@ -31,6 +31,13 @@ from ._compile import compile  # noqa: A004
 from . import _dynamo, compiler
 from . import fx
 from . import accelerator, backends
+from . import amp, cpu
+from .amp import autocast
+from .amp.autocast_mode import (clear_autocast_cache, get_autocast_dtype, is_autocast_cache_enabled,
+                                is_autocast_enabled, set_autocast_cache_enabled, set_autocast_dtype,
+                                set_autocast_enabled)
+from .amp._legacy_state import (get_autocast_cpu_dtype, get_autocast_gpu_dtype, is_autocast_cpu_enabled,
+                                set_autocast_cpu_dtype, set_autocast_cpu_enabled, set_autocast_gpu_dtype)
 
 
 def __getattr__(name: str):

@@ -38,6 +38,7 @@ from .ops._torch_nn import alpha_dropout_ as alpha_dropout_
 from .ops.reduce import amax as amax
 from .ops.reduce import amin as amin
 from .ops.extremes import aminmax as aminmax
+from . import amp as amp
 from .ops.complex import angle as angle
 from .ops.reduce import any as any
 from . import ao as ao
@@ -73,6 +74,7 @@ atanh_: Any
 from .ops.shape_more import atleast_1d as atleast_1d
 from .ops.shape_more import atleast_2d as atleast_2d
 from .ops.shape_more import atleast_3d as atleast_3d
+from .amp.autocast_mode import autocast as autocast
 from . import autograd as autograd
 from .ops.pooling import avg_pool1d as avg_pool1d
 from . import backends as backends
@@ -80,6 +82,7 @@ from .ops.linalg import baddbmm as baddbmm
 from .ops.creation_more import bartlett_window as bartlett_window
 from .ops._torch_nn import batch_norm as batch_norm
 from .ops.random import bernoulli as bernoulli
+from ._dtype import bfloat16 as bfloat16
 from .ops.nn_ops import bilinear as bilinear
 from .ops._torch_nn_loss import binary_cross_entropy_with_logits as binary_cross_entropy_with_logits
 from .ops.search import bincount as bincount
@@ -118,6 +121,7 @@ from .ops.unary import clamp_max as clamp_max
 clamp_max_: Any
 from .ops.unary import clamp_min as clamp_min
 clamp_min_: Any
+from .amp.autocast_mode import clear_autocast_cache as clear_autocast_cache
 from .ops.unary import clip as clip
 clip_: Any
 from .ops.memory import clone as clone
@@ -150,6 +154,7 @@ from .ops._torch_nn_loss import cosine_embedding_loss as cosine_embedding_loss
 from .ops._nn_distance import cosine_similarity as cosine_similarity
 from .ops.reduce import count_nonzero as count_nonzero
 from .ops.stats import cov as cov
+from . import cpu as cpu
 from .ops.combine import cross as cross
 from .ops._torch_nn_loss import ctc_loss as ctc_loss
 from . import cuda as cuda
@@ -245,6 +250,9 @@ gcd_: Any
 from .ops.elementwise import ge as ge
 from .ops._linalg_householder import geqrf as geqrf
 from .ops.linalg import ger as ger
+from .amp._legacy_state import get_autocast_cpu_dtype as get_autocast_cpu_dtype
+from .amp.autocast_mode import get_autocast_dtype as get_autocast_dtype
+from .amp._legacy_state import get_autocast_gpu_dtype as get_autocast_gpu_dtype
 from .device import get_default_device as get_default_device
 from ._dtype import get_default_dtype as get_default_dtype
 from .ops.tensor_meta import get_device as get_device
@@ -287,6 +295,9 @@ from ._dtype import int32 as int32
 from ._dtype import int64 as int64
 from ._dtype import int8 as int8
 from .ops._linalg_solve import inv as inverse
+from .amp.autocast_mode import is_autocast_cache_enabled as is_autocast_cache_enabled
+from .amp._legacy_state import is_autocast_cpu_enabled as is_autocast_cpu_enabled
+from .amp.autocast_mode import is_autocast_enabled as is_autocast_enabled
 from .ops.complex import is_complex as is_complex
 from .ops.complex import is_conj as is_conj
 from .ops.type_queries import is_floating_point as is_floating_point
@@ -474,6 +485,12 @@ from .ops.scatter_more import select_scatter as select_scatter
 from .ops.unary import selu as selu
 from .ops._nn_act import selu_ as selu_
 from . import serialization as serialization
+from .amp.autocast_mode import set_autocast_cache_enabled as set_autocast_cache_enabled
+from .amp._legacy_state import set_autocast_cpu_dtype as set_autocast_cpu_dtype
+from .amp._legacy_state import set_autocast_cpu_enabled as set_autocast_cpu_enabled
+from .amp.autocast_mode import set_autocast_dtype as set_autocast_dtype
+from .amp.autocast_mode import set_autocast_enabled as set_autocast_enabled
+from .amp._legacy_state import set_autocast_gpu_dtype as set_autocast_gpu_dtype
 from .device import set_default_device as set_default_device
 from ._dtype import set_default_dtype as set_default_dtype
 from .autograd.grad_mode import set_grad_enabled as set_grad_enabled

@@ -47,6 +47,14 @@ WebGPU storage buffers hold 32-bit words, so:
   views sharing memory on ``cpu``, copies on ``webgpu``). Promotion is PyTorch's: complex wins over
   floats, at the wider precision (complex64 + float64 -> complex128), and a Python complex scalar makes
   the default complex type (complex128 under a float64 default).
+- ``bfloat16`` (``.bfloat16()``) is PyTorch's: 8 exponent bits, 8 significand bits, 2 bytes per element
+  (``element_size()``). numpy has no bfloat16, so its values are held as float32 arrays, each value
+  rounded to the nearest bfloat16 (ties to even; NaN becomes 0x7FC0), and every op computes in float32 and
+  rounds its result, as PyTorch's CPU kernels do: elementwise results are PyTorch's bit for bit.
+  Promotion is PyTorch's: bfloat16 + float16 -> float32, + float32/float64 -> that, + integers or Python
+  numbers -> bfloat16. WGSL has no bfloat16, so **on ``webgpu`` a bfloat16 tensor is held on the host**,
+  as float64 is (``dtype.host``). safetensors ``BF16`` and the ``.pt`` format's ``BFloat16Storage`` load
+  and save as bfloat16.
 """
 from __future__ import annotations
 
@@ -56,7 +64,7 @@ import numpy as np
 
 __all__ = ["dtype", "float32", "float", "float16", "half", "int32", "int", "int64", "long", "bool",
            "uint8", "int8", "int16", "short", "complex64", "complex128", "cfloat", "cdouble",
-           "float64", "double", "get_default_dtype", "set_default_dtype", "result_type_of", "finfo", "iinfo",
+           "float64", "double", "bfloat16", "get_default_dtype", "set_default_dtype", "result_type_of", "finfo", "iinfo",
            "promote_types", "can_cast"]
 
 
@@ -65,7 +73,9 @@ class dtype:
 
     ``float32``, ``float64``, ``float16`` (on WebGPU where the adapter has ``shader-f16``), ``int32``,
     ``int64`` (numpy int64 on ``cpu``; on ``webgpu`` int32 on the GPU, values past it held on the host), ``uint8``, ``int8``, ``int16``
-    (PyTorch's wrap-around arithmetic and casts; on ``webgpu`` held on the host, as float64) and ``bool``. float64 is
+    (PyTorch's wrap-around arithmetic and casts; on ``webgpu`` held on the host, as float64), ``bfloat16``
+    (float32 values rounded to bfloat16 after every op, bit for bit PyTorch's CPU results; 2 bytes per element;
+    on ``webgpu`` held on the host) and ``bool``. float64 is
     computed in float64 on both devices; WGSL has no 64-bit float, so on ``webgpu`` a float64 tensor
     is held on the host (numpy) and computed by the cpu kernels while ``t.device`` reports
     ``webgpu:0``; float32 operands mixed in are read back (float64 wins, as in PyTorch's promotion),
@@ -81,6 +91,8 @@ class dtype:
         tensor([44], dtype=torch.uint8)
         >>> torch.tensor([1 + 2j]) * 1j
         tensor([-2.+1.j])
+        >>> torch.tensor([1.0, 3.14159], dtype=torch.bfloat16) * 2
+        tensor([2.0000, 6.2812], dtype=torch.bfloat16)
     """
 
     __slots__ = ("name", "np", "storage_np", "gpu_np", "wgsl", "itemsize", "is_floating_point", "is_signed",
@@ -94,14 +106,14 @@ class dtype:
         # what a WebGPU buffer holds (32-bit words): int64 as int32 (values past it are held on the host)
         self.gpu_np = np.dtype(np.int32) if name == "int64" else self.storage_np
         self.wgsl = wgsl
-        self.itemsize = self.np.itemsize
+        self.itemsize = 2 if name == "bfloat16" else self.np.itemsize  # bfloat16: float32 values, 2 bytes each
         self.is_floating_point = category == 2   # complex (category 3) is not floating, as in PyTorch
         self.is_signed = name not in ("bool", "uint8")
         self.category = category  # 0 bool, 1 integer, 2 floating, 3 complex
         self.rank = rank          # order inside a category for promotion
         self.supported = supported
         # held on the host on webgpu (numpy; device/host64.py): float64 and the 8/16-bit integers
-        self.host = name in ("float64", "uint8", "int8", "int16", "complex64", "complex128")
+        self.host = name in ("float64", "uint8", "int8", "int16", "complex64", "complex128", "bfloat16")
 
     def __repr__(self) -> str:
         return f"torch.{self.name}"
@@ -132,6 +144,8 @@ bool_ = dtype("bool", np.bool_, np.uint32, "u32", 0, 0)
 int8 = dtype("int8", np.int8, np.int8, "", 1, -3)
 uint8 = dtype("uint8", np.uint8, np.uint8, "", 1, -2)
 int16 = dtype("int16", np.int16, np.int16, "", 1, -1)
+# bfloat16: float32 arrays whose values are rounded to bfloat16 (device/bf16.py); held on the host on webgpu
+bfloat16 = dtype("bfloat16", np.float32, np.float32, "", 2, 0)
 
 # PyTorch's aliases
 float = float32  # noqa: A001 - torch.float
@@ -147,13 +161,14 @@ complex128 = dtype("complex128", np.complex128, np.complex128, "", 3, 2)
 cfloat = complex64
 cdouble = complex128
 
-_ALL = {d.name: d for d in (float32, float16, float64, int32, int64, bool_, uint8, int8, int16, complex64, complex128)}
+_ALL = {d.name: d for d in (float32, float16, float64, int32, int64, bool_, uint8, int8, int16, complex64, complex128,
+                            bfloat16)}
 
 
 # PyTorch's ScalarType names, as its error messages write them ("result type Double can't be cast ...")
 SCALAR_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
                 "bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "complex64": "ComplexFloat",
-                "complex128": "ComplexDouble"}
+                "complex128": "ComplexDouble", "bfloat16": "BFloat16"}
 
 
 def _by_name(name: str) -> dtype:
@@ -298,6 +313,11 @@ class finfo:
         if not d.is_floating_point:
             raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
                             "'torch.finfo'")
+        if d is bfloat16:
+            self.bits, self.eps, self.max, self.min = 16, 0.0078125, 3.3895313892515355e+38, -3.3895313892515355e+38
+            self.tiny = self.smallest_normal = 1.1754943508222875e-38
+            self.resolution, self.dtype = 0.01, d.name
+            return
         info = np.finfo(d.np)
         self.bits = info.bits
         self.eps = builtins.float(info.eps)
@@ -372,11 +392,14 @@ def promote_types(type1: dtype, type2: dtype) -> dtype:
 
 
 def _promote(a: dtype, b: dtype) -> dtype:
-    """PyTorch's promotion table: the higher kind, the wider type within it; uint8 and int8 meet in int16."""
+    """PyTorch's promotion table: the higher kind, the wider type within it; uint8 and int8 meet in int16,
+    bfloat16 and float16 in float32."""
     if {a.name, b.name} == {"uint8", "int8"}:
         return int16
     if {a.category, b.category} == {2, 3}:  # complex and float: complex at the wider precision
         return complex128 if "float64" in (a.name, b.name) or "complex128" in (a.name, b.name) else complex64
+    if {a.name, b.name} == {"bfloat16", "float16"}:
+        return float32
     return a if (a.category, a.rank) >= (b.category, b.rank) else b
 
 

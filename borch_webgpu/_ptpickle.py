@@ -119,7 +119,7 @@ class LoadedStorage:
 def _torch_dtype(stype: StorageType):
     name = stype.torch_dtype
     if name == "bfloat16":
-        return _dtype.float32  # widened exactly, as safetensors' BF16 is
+        return _dtype.bfloat16  # float32 arrays holding the bfloat16 values exactly (device/bf16.py)
     return _dtype._ALL.get(name)
 
 

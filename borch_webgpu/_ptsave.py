@@ -108,6 +108,9 @@ def _storage_bytes(st, dtype, dev) -> bytes:
     arr = whole.detach()._host("save()")
     if dtype.name == "bool":
         arr = arr.astype(np.uint8)
+    elif dtype.name == "bfloat16":  # float32 values of bfloat16s: their upper halves (BFloat16Storage)
+        from .device.bf16 import to_bits
+        arr = to_bits(arr)
     return np.ascontiguousarray(arr, dtype=arr.dtype.newbyteorder("<")).tobytes()
 
 

@@ -185,12 +185,15 @@ def read_header(data: bytes, file: str = "<bytes>") -> tuple[list, dict, int]:
     return entries, meta, 8 + n
 
 
-def read_numpy(data: bytes, file: str = "<bytes>") -> tuple[OrderedDict, dict]:
+def read_numpy(data: bytes, file: str = "<bytes>", bf16: set | None = None) -> tuple[OrderedDict, dict]:
     """(name -> numpy array, metadata) from safetensors bytes, in data order. BOOL comes back as bool,
-    BF16 as float32, the other dtypes as they are stored. Raises SafetensorError for a bad file."""
+    BF16 as float32 (exactly; the names of those are added to the set ``bf16`` when given), the other
+    dtypes as they are stored. Raises SafetensorError for a bad file."""
     entries, meta, base = read_header(data, file)
     out = OrderedDict()
     for name, dt, shape, a, b in entries:
+        if dt == "BF16" and bf16 is not None:
+            bf16.add(name)
         arr = np.frombuffer(data, dtype=NP[dt], count=(b - a) // _SIZE[dt], offset=base + a)
         if dt == "BF16":  # bfloat16 is the upper half of a float32
             arr = (arr.astype(np.uint32) << 16).view(np.float32)

@@ -18,9 +18,9 @@ Unsupported global: GLOBAL ... was not an allowed global by default"); ``add_saf
 runs Python's own unpickler, as PyTorch does: that imports and runs whatever the file names, so use it
 only on files you trust (in a browser tab too: the code runs with the page's rights). ``map_location``
 takes a device, a string, a dict of location tags or a callable ``(storage, location)``; tags
-``cuda*`` / ``mps*`` mean the WebGPU device. float32, float64, float16, int64, int32, int16, int8,
-uint8 and bool storages load as those dtypes; bfloat16 ones load as float32 (exact widening, as
-safetensors' BF16 does here). A file starting with anything but a zip header is read as safetensors
+``cuda*`` / ``mps*`` mean the WebGPU device. float32, float64, float16, bfloat16, int64, int32, int16,
+int8, uint8 and bool storages load as those dtypes (safetensors' BF16 as bfloat16 too). A file starting
+with anything but a zip header is read as safetensors
 (``safetensors.torch.save_file`` output; ``save_file`` / ``load_file`` write and read those).
 
 Reading trusts nothing: every refusal names the file, the record and the numbers. Zip problems
@@ -64,7 +64,7 @@ __all__ = ["save", "load", "save_file", "load_file", "add_safe_globals", "get_sa
 
 # safetensors dtype names
 _ST = {"float32": "F32", "float64": "F64", "float16": "F16", "int64": "I64", "int32": "I32", "bool": "BOOL",
-       "uint8": "U8", "int8": "I8", "int16": "I16"}
+       "uint8": "U8", "int8": "I8", "int16": "I16", "bfloat16": "BF16"}
 _STRUCT_KEY = "borch_webgpu.structure"
 
 
@@ -114,6 +114,9 @@ def _encode(tensors: dict, metadata: dict | None) -> bytes:
         arr = _host(t)
         if t.dtype is _dtype.int64:
             arr = arr.astype(np.int64)
+        elif t.dtype is _dtype.bfloat16:  # the float32 values' upper halves
+            from .device.bf16 import to_bits
+            arr = to_bits(arr)
         raw = np.ascontiguousarray(arr).tobytes()
         header[name] = {"dtype": _ST[t.dtype.name], "shape": list(arr.shape), "data_offsets": [offset, offset + len(raw)]}
         chunks.append(raw)
@@ -126,12 +129,15 @@ def _encode(tensors: dict, metadata: dict | None) -> bytes:
 
 
 def _decode(data: bytes, device=None, file: str = "<bytes>") -> tuple[OrderedDict, dict]:
-    """Tensors (bfloat16 becomes float32; U8, I8, I16 stay uint8, int8, int16) and metadata."""
+    """Tensors (BF16 stays bfloat16; U8, I8, I16 stay uint8, int8, int16) and metadata."""
     from .ops.creation import tensor as make
-    arrays, meta = read_numpy(data, file)
+    bf16: set = set()
+    arrays, meta = read_numpy(data, file, bf16)
     out = OrderedDict()
     for name, arr in arrays.items():
         target = _dtype.float32 if arr.dtype.kind == "f" and arr.dtype not in (np.float16, np.float64) else None
+        if name in bf16:
+            target = _dtype.bfloat16
         out[name] = make(arr.copy(), dtype=target, device=device)   # int64 past int32: held on the host on webgpu
     return out, meta
 

@@ -45,6 +45,8 @@ class Tensor:
         if device is HOST64 or dtype.host or (
                 storage.__class__ is not GPUStorage and device is not None and device.type == "webgpu"):
             storage, device, stride, offset = _host64_place(storage, shape, dtype, device, stride, offset)
+        if dtype is _dtype.bfloat16 and not storage.rounded:
+            _round_bf16_storage(storage)
         t = object.__new__(cls)
         t._storage = storage
         t._shape = tuple(shape)
@@ -282,6 +284,8 @@ class Tensor:
         """
         if self.requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if self.dtype is _dtype.bfloat16:  # numpy has no bfloat16 (PyTorch's message)
+            raise TypeError("Got unsupported ScalarType BFloat16")
         if not force and self._device.type == "cpu" and self.dtype.np == self.dtype.storage_np:
             return self._backend().view(self)
         return self._host("Tensor.numpy()")
@@ -444,6 +448,17 @@ class Tensor:
         """``to(torch.float16)``; needs an adapter with ``shader-f16`` on WebGPU."""
         return self.to(_dtype.float16)
 
+    def bfloat16(self) -> "Tensor":
+        """``to(torch.bfloat16)``: each value rounded to the nearest bfloat16 (ties to even); on WebGPU held
+        on the host, as float64 is (see the dtypes).
+
+        Example::
+
+            >>> torch.tensor([1.0, 3.14159]).bfloat16()
+            tensor([1.0000, 3.1406], dtype=torch.bfloat16)
+        """
+        return self.to(_dtype.bfloat16)
+
     def double(self) -> "Tensor":
         """``to(torch.float64)`` (on WebGPU held on the host, see the dtypes).
 
@@ -467,7 +482,7 @@ class Tensor:
                     "bool": "torch.BoolTensor", "float16": "torch.HalfTensor",
                     "float64": "torch.DoubleTensor", "uint8": "torch.ByteTensor", "int8": "torch.CharTensor",
                     "int16": "torch.ShortTensor", "complex64": "torch.ComplexFloatTensor",
-                    "complex128": "torch.ComplexDoubleTensor"}[self.dtype.name]
+                    "complex128": "torch.ComplexDoubleTensor", "bfloat16": "torch.BFloat16Tensor"}[self.dtype.name]
         return self.to(dtype)
 
 
@@ -499,6 +514,14 @@ def _wrap_dim(dim: int, ndim: int, op: str) -> int:
     if not -n <= dim < n:
         raise IndexError(f"{op}: Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim % n
+
+
+def _round_bf16_storage(storage) -> None:
+    """A bfloat16 tensor's storage holds bfloat16 values (float32 arrays rounded to them, borch_webgpu/_dtype.py):
+    results that an op stored unrounded are rounded once, here, where every tensor is made."""
+    from .device.bf16 import round_inplace
+    round_inplace(storage.array)
+    storage.rounded = True
 
 
 def _host64_place(storage, shape, dtype, device, stride, offset):

@@ -120,12 +120,23 @@ def _run(outputs, grads, retain_graph: bool, create_graph: bool, capture=None, a
                     continue
                 child, nr = e
                 if g is not None:
+                    g = _as_input_dtype(g, child, nr)
                     cslot = buffers.setdefault(child, {})
                     cslot[nr] = _add(cslot.get(nr), g)
                 deps[child] -= 1
                 if deps[child] == 0:
                     ready.append(child)
     return captured
+
+
+def _as_input_dtype(g, child, nr: int):
+    """A gradient in the dtype of the tensor it is for, as PyTorch's engine casts it (validate_outputs): a
+    bfloat16 parameter gets a bfloat16 gradient also when its loss was scaled by a float32 0-d tensor."""
+    want = child.variable.dtype if isinstance(child, AccumulateGrad) else (
+        child._out_meta[nr][1] if nr < len(child._out_meta) else None)
+    if want is not None and want is not g.dtype and want.is_floating_point and g.dtype.is_floating_point:
+        return g.to(want)
+    return g
 
 
 def _accumulate(leaf, g, create_graph: bool, stored: set[int]) -> None:

@@ -11,18 +11,20 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import capture
+from .bf16 import round_bf16
 
 
 class CPUStorage:
     # held: an int64 storage of the webgpu device kept on the host because its values leave int32
     # (tensor.py's _host64_place); its views stay there too
-    __slots__ = ("array", "held", "__weakref__")
+    # rounded: the values are bfloat16 values (Tensor._make rounds a bfloat16 tensor's storage once)
+    __slots__ = ("array", "held", "rounded", "__weakref__")
 
     def __init__(self, array: np.ndarray):
         # a tensor's storage is writable, as PyTorch's is (in-place ops, .grad.zero_()): a read-only numpy
         # result (np.broadcast_to, a view of a read-only buffer) is copied once here
         self.array = array if array.flags.writeable else array.copy()
-        self.held = False
+        self.held = self.rounded = False
 
     @property
     def backend(self):
@@ -78,6 +80,8 @@ class CPUBackend:
         return CPUStorage(np.empty(numel, dtype=dtype.storage_np))
 
     def from_numpy(self, arr: np.ndarray, dtype) -> CPUStorage:
+        if dtype.name == "bfloat16":
+            return _rounded(CPUStorage(round_bf16(np.asarray(arr).astype(np.float32, order="C")).reshape(-1)))
         return CPUStorage(np.array(arr, dtype=dtype.storage_np, order="C").reshape(-1))   # one copy, always
 
     def view(self, t) -> np.ndarray:
@@ -101,7 +105,7 @@ class CPUBackend:
 
     def write(self, t, values: np.ndarray) -> None:
         """Copy values (broadcastable, any dtype) into the view of t."""
-        self.view(t)[...] = values
+        self.view(t)[...] = round_bf16(values) if t.dtype.name == "bfloat16" else values
 
     def elementwise(self, op, operands, C, R, shape, out_dtype=None, params=(), out=None, wgsl=None) -> CPUStorage:
         """Run an elementwise op: compute in C, the op returns R, the result is stored as out_dtype (R).
@@ -123,11 +127,15 @@ class CPUBackend:
             res = f2small(res, O)
         elif res.dtype.kind == "f" and O.category == 1:
             res = f2i64(res) if O.name == "int64" else _f2i(res)
-        res = res.astype(O.storage_np)
+        with np.errstate(over="ignore"):  # float64 past float32's range becomes inf, as in PyTorch
+            res = res.astype(O.storage_np)
+        if O.name == "bfloat16":
+            res = round_bf16(res)
         if out is not None:
             self.view(out)[...] = res
             return out._storage
-        return CPUStorage(np.ascontiguousarray(res).reshape(-1))
+        st = CPUStorage(np.ascontiguousarray(res).reshape(-1))
+        return _rounded(st) if O.name == "bfloat16" else st
 
     def reduce(self, op, x, dims: tuple[int, ...], out_shape, C, R, params=(), wgsl=None) -> CPUStorage:
         """Reduce x over dims with the op's numpy reference ``ref(values, dims, *params)``."""
@@ -136,7 +144,14 @@ class CPUBackend:
             out = (op.extra["refs"][wgsl[1]] if wgsl else op.ref)(v, dims, *params)
         out = np.asarray(out)
         out = out.astype(R.storage_np).reshape(out_shape)
+        if R.name == "bfloat16":
+            return _rounded(CPUStorage(round_bf16(out).reshape(-1)))
         return CPUStorage(np.ascontiguousarray(out).reshape(-1))
+
+
+def _rounded(st: CPUStorage) -> CPUStorage:
+    st.rounded = True
+    return st
 
 
 def _f2i(a: np.ndarray) -> np.ndarray:

@@ -51,7 +51,7 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor, attn
     if dropout_p > 1.0:  # PyTorch's dropout check; a negative p means no dropout there, as here
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {dropout_p}")
     if attn_mask is not None and attn_mask.dtype is not _dtype.bool_ and attn_mask.dtype is not query.dtype:
-        names = {"float32": "float", "float16": "c10::Half", "float64": "double", "int64": "long int", "int32": "int",
+        names = {"float32": "float", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "float64": "double", "int64": "long int", "int32": "int",
                  "int16": "short int", "int8": "signed char", "uint8": "unsigned char"}
         raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query dtype, but got "
                            f"attn_mask.dtype: {names.get(attn_mask.dtype.name, attn_mask.dtype.name)} and  "

@@ -49,7 +49,7 @@ def _positions(size, k, d, p, s, blocks) -> np.ndarray:
 
 def _not_float(name: str, x: Tensor) -> None:
     if not x.dtype.is_floating_point:
-        names = {"int64": "Long", "int32": "Int", "bool": "Bool", "float16": "Half"}
+        names = {"int64": "Long", "int32": "Int", "bool": "Bool", "float16": "Half", "bfloat16": "BFloat16"}
         raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for '{names.get(x.dtype.name, x.dtype.name)}'")
 
 

@@ -211,8 +211,8 @@ def _nll(input: Tensor, target: Tensor, weight, ignore_index: int, reduction: st
     # the mean over the targets' weights; when every target is ignored it is 0/0 = NaN, with a zero
     # gradient (as PyTorch: a 1/0 factor would turn the zero weights' gradients into NaN)
     total = w.detach().sum()
-    inv = where(total == 0, 0.0, 1.0 / total)
-    return loss.sum() * inv + where(total == 0, float("nan"), 0.0)
+    inv = where(total == 0, 0.0, 1.0 / total).to(loss.dtype)
+    return loss.sum() * inv + where(total == 0, float("nan"), 0.0).to(loss.dtype)
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None, size_average=None, ignore_index: int = -100,

@@ -25,7 +25,7 @@ from ._registry import OpDef, register
 
 __all__ = ["conv1d", "conv2d", "conv_transpose2d"]
 
-_TYPES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_TYPES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "bool": "Bool"}
 
 
 # ---- numpy references (the cpu device) ---------------------------------------------------------------
@@ -214,7 +214,7 @@ def _check_types(x: Tensor, w: Tensor, b: Tensor | None) -> None:
     if x.dtype is not w.dtype:
         raise RuntimeError(f"expected scalar type {_TYPES[x.dtype.name]} but found {_TYPES[w.dtype.name]}")
     if b is not None and b.dtype is not x.dtype:
-        names = {"float32": "float", "float16": "c10::Half", "int64": "long int", "int32": "int", "bool": "bool"}
+        names = {"float32": "float", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int", "bool": "bool"}
         raise RuntimeError(f"Input type ({names[x.dtype.name]}) and bias type ({names[b.dtype.name]}) should be the "
                            f"same")
     if not x.dtype.is_floating_point:

@@ -93,6 +93,12 @@ def promote(args) -> _dtype.dtype:
     return _dtype.result_type_of(dims, zero, scal)
 
 
+def _bf16_value(x: float) -> float:
+    """The Python float x rounded to the nearest bfloat16."""
+    from ..device.bf16 import round_bf16
+    return builtins.float(round_bf16(x))
+
+
 def _fix_scalar(x, C):
     if isinstance(x, Tensor):
         return x
@@ -162,6 +168,8 @@ def ew(op: OpDef, *args, params=(), block: str | None = None, dtypes=None, out: 
         C = _dtype.float32
         R = _dtype.float32 if R.name == "float16" else R
     kargs = [_fix_scalar(x, C) for x in args]
+    if C is _dtype.bfloat16 and op.dtype_rule == "compare":  # PyTorch compares with the scalar as a bfloat16
+        kargs = [_bf16_value(x) if x.__class__ is builtins.float else x for x in kargs]
     shape = _broadcast(op.name, [x._shape if isinstance(x, Tensor) else () for x in kargs])
     wgsl = (op.wgsl[0], block) if block else None
     if out is not None:
@@ -344,6 +352,10 @@ def _scaled(op: OpDef, name: str, input, other, alpha, out):
         return ew(op, input, other, out=out)
     if not isinstance(other, Tensor):
         return ew(op, input, other * alpha, out=out)
+    if other.dtype is _dtype.bfloat16 and not isinstance(alpha, Dyn) and \
+            dtypes_for(op, [input, other])[2] is _dtype.bfloat16:
+        # PyTorch's bfloat16 kernel rounds alpha, then other * alpha, to bfloat16 before adding
+        return ew(op, input, other * _bf16_value(alpha), out=out)
     if name == "sub":
         alpha = -alpha
     return ew(ADD_SCALED, input, other, alpha, out=out, grad_name=_grad_name(op))

@@ -39,8 +39,16 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1, out=Non
     _need("addcmul", input=input, tensor1=tensor1, tensor2=tensor2)
     if not any(t.dtype.is_floating_point for t in (input, tensor1, tensor2)):
         value = int(value)  # PyTorch casts value to the integer result dtype
+    if _bf16_result(input, tensor1, tensor2):
+        return _out(addcmul(input.float(), tensor1.float(), tensor2.float(), value=value).bfloat16(), out)
     prod = tensor1 * tensor2 if value == 1 else value * tensor1 * tensor2
     return _out(input + prod, out)
+
+
+def _bf16_result(*tensors) -> bool:
+    """Whether a fused op's result is bfloat16: PyTorch computes it in float32 and rounds once."""
+    from .._dtype import bfloat16, result_type_of
+    return any(t.dtype is bfloat16 for t in tensors) and result_type_of([t.dtype for t in tensors]) is bfloat16
 
 
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1, out=None) -> Tensor:
@@ -59,6 +67,8 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1, out=Non
             "value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * "
             "tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: "
             "(input + value * tensor1 / tensor2), for all dtypes.")
+    if _bf16_result(input, tensor1, tensor2):
+        return _out(addcdiv(input.float(), tensor1.float(), tensor2.float(), value=value).bfloat16(), out)
     q = tensor1 / tensor2 if value == 1 else value * tensor1 / tensor2
     return _out(input + q, out)
 

@@ -32,10 +32,10 @@ __all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "ger", "addmm", "baddbmm
 # part covers the large results. atol 1e-4 keeps a 5x margin for K up to ~1024 at |x| <= 1 (|x| <= 2
 # with K <= 300 gives the same scale). Integers are exact.
 TOL = (1e-5, 1e-4)
-_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
-          "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
-_SCALAR = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool",
-           "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "int64": "long int",
+          "int32": "int", "bool": "bool", "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+_SCALAR = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long", "int32": "Int",
+           "bool": "Bool", "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
 
 
 def _reg(name: str, block: str, ref, doc: str, file: str = "matmul.wgsl") -> OpDef:

@@ -22,7 +22,7 @@ for _n, _doc, _tol in (("cov", "centred rows, one mm, a normalisation", (1e-5, 1
                        ("nanmedian", "sort, count the NaNs, take the lower middle", (0, 0))):
     register(OpDef(_n, "composite", None, None, tol=_tol, doc=_doc, extra={"messages": True}))
 
-_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long", "int32": "Int",
           "bool": "Bool", "uint8": "Byte", "int16": "Short", "int8": "Char"}
 
 

@@ -176,6 +176,8 @@ def _unary_fn(name, doc, bool_error=None, int_ok=True, bool_ok=True):
             raise NotImplementedError(f"\"{name}\" not implemented for '{_tname(input.dtype)}'")
         if name in ("floor", "ceil", "round", "trunc") and input.dtype.category in (0, 1):
             return _out(input.clone(), out)
+        if name == "rsqrt" and input.dtype.name == "bfloat16":  # PyTorch rounds sqrt's result first
+            return _out(reciprocal(sqrt(input)), out)
         if name == "square" and input.dtype.name == "bool":
             input = input.long()
         return ew(op, input, out=out)
@@ -257,7 +259,7 @@ def nan_to_num(input: Tensor, nan: float = 0.0, posinf=None, neginf=None, *, out
     """Replace NaN, +inf and -inf with finite numbers (default: 0 and the dtype's largest/smallest)."""
     if not input.dtype.is_floating_point:
         return _out(input.clone(), out)
-    big = 3.4028234663852886e38
+    big = _dtype.finfo(input.dtype).max if input.dtype.name == "bfloat16" else 3.4028234663852886e38
     p = big if posinf is None else builtins.float(posinf)
     m = -big if neginf is None else builtins.float(neginf)
     return ew(UNARY["nan_to_num"], input, params=(builtins.float(nan), p, m), out=out)

@@ -77,8 +77,6 @@ def replay(device: str, tmp: str = "/tmp") -> dict:
     for name, want in golden["torch"].items():
         back = torch.load(HERE / "ptzip" / f"torch_{name}.pt", map_location=where)
         got = ptzip_cases.describe(back, _storage)
-        if name == "bfloat16":  # widened to float32, exactly
-            want = json.loads(json.dumps(want).replace("torch.bfloat16", "torch.float32"))
         if got != want:
             problems.append(f"torch_{name}.pt loads differently from real torch.load")
         devs = _devices(back, set())

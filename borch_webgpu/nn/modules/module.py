@@ -333,6 +333,11 @@ class Module:
         """Cast floating-point parameters and buffers to float16."""
         return self._apply(lambda t: t.half() if t.is_floating_point() else t)
 
+    def bfloat16(self) -> "Module":
+        """Cast floating-point parameters and buffers to bfloat16 (on WebGPU they are then held on the host
+        and computed by the cpu kernels: see ``torch.dtype``)."""
+        return self._apply(lambda t: t.bfloat16() if t.is_floating_point() else t)
+
     def double(self) -> "Module":
         """Cast floating-point parameters and buffers to float64 (on WebGPU they are then held on the
         host and computed by the cpu kernels: see ``torch.dtype``)."""

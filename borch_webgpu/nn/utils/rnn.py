@@ -23,7 +23,7 @@ from ...tensor import Tensor
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence", "pad_packed_sequence", "pad_sequence",
            "unpad_sequence", "pack_sequence", "unpack_sequence"]
 
-_TYPE_NAMES = {"float32": "Float", "float16": "Half", "int64": "Long", "int32": "Int", "bool": "Bool"}
+_TYPE_NAMES = {"float32": "Float", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "bool": "Bool"}
 
 
 class PackedSequence_(NamedTuple):
