@@ -15,8 +15,10 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import urllib.parse
 from pathlib import Path
 
@@ -156,17 +158,63 @@ def describe(gpu: dict) -> str:
     return name + (" - software renderer (SwiftShader, runs on the CPU)" if a.get("is_software") else "")
 
 
+# how long past --timeout the watchdog waits for Playwright's own timeout and the browser's close
+WATCHDOG_GRACE_S = 15.0
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below pid (Linux /proc; elsewhere none are found and only the exit is forced)."""
+    children: dict[int, list[int]] = {}
+    try:
+        for d in os.listdir("/proc"):
+            if d.isdigit():
+                try:
+                    with open(f"/proc/{d}/stat", "rb") as f:
+                        ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+                except (OSError, ValueError, IndexError):
+                    continue
+                children.setdefault(ppid, []).append(int(d))
+    except OSError:
+        return []
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def _watchdog(timeout_s: float, done: threading.Event) -> None:
+    """--timeout when the page never yields: a script busy with GPU work on a software adapter can
+    keep Chromium so busy that Playwright's own timeout and close never come back (a loop of GPU ops
+    that never reads a value). Past the grace, kill the browser and exit 124 as a timeout does."""
+    if done.wait(timeout_s + WATCHDOG_GRACE_S):
+        return
+    sys.stderr.write(f"borch_webgpu.run: timed out after {timeout_s} s (the browser did not answer; killed it)\n")
+    sys.stderr.flush()
+    for pid in _descendants(os.getpid()):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    os._exit(124)
+
+
 def run_browser(script: Path, args: list[str], mounts, timeout_s: float | None, torch_alias: bool = True) -> int:
     sess = BrowserSession(env=guest_env(), torch_alias=torch_alias)
+    done = threading.Event()
     try:
         b = sess.boot
         sys.stderr.write(f"borch_webgpu: adapter: {describe(b['gpu'])} [Chromium]\n")
         sys.stderr.write(f"borch_webgpu: boot {b['timings']['totalMs'] / 1000:.2f} s\n")
         sys.stderr.flush()
         sess.mount(mounts)
+        if timeout_s:   # from the script's start, as Playwright's timeout in sess.run
+            threading.Thread(target=_watchdog, args=(timeout_s, done), daemon=True).start()
         return sess.run(script.read_text(encoding="utf-8"), guest_path(script), args, timeout_s)
     finally:
         sess.close()
+        done.set()
 
 
 def run_node(script: Path, args: list[str], mounts, timeout_s: float | None, torch_alias: bool = True) -> int:

@@ -125,3 +125,17 @@ def test_no_torch_alias_flag(tmp_path):
     r = runner(tmp_path, "import borch_webgpu\nimport torch\n", flags=("--no-torch-alias",))
     assert r.returncode == 1 and "note:" not in r.stderr
     assert "ModuleNotFoundError: No module named 'torch'" in r.stderr
+
+
+def test_timeout_stops_a_gpu_loop_that_never_reads(tmp_path):
+    """Issue 12 item 7: --timeout ends a script whose loop of GPU ops never reads a value (on a software
+    adapter it kept Chromium too busy for Playwright's own timeout and close to come back)."""
+    script = tmp_path / "spin.py"
+    script.write_text("import borch_webgpu as torch\nx = torch.randn(32, 32)\nprint('spinning', flush=True)\n"
+                      "while True:\n    x = (x @ x) * 0.01\n")
+    t0 = time.monotonic()
+    r = subprocess.run([sys.executable, "-m", "borch_webgpu.run", "--timeout", "5", str(script)],
+                       capture_output=True, text=True, timeout=240)
+    assert r.returncode == 124, (r.returncode, r.stderr[-2000:])
+    assert "spinning" in r.stdout and "timed out after 5.0 s" in r.stderr, (r.stdout[-500:], r.stderr[-1000:])
+    assert time.monotonic() - t0 < 180
