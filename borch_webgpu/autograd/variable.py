@@ -6,6 +6,7 @@ passes ``isinstance(x, Variable)``.
 """
 from __future__ import annotations
 
+import sys
 import warnings
 
 from ..tensor import Tensor
@@ -41,9 +42,8 @@ class Variable(metaclass=_VariableMeta):
             warnings.warn(_VOLATILE, UserWarning, stacklevel=2)
             if requires_grad:
                 raise ValueError("Variable can't be volatile and require_grad at the same time!")
-        if data is None:
-            from ..ops.creation import empty
-            data = empty(0)
+        if data is None:   # the ops sit above autograd: reach them through the package, bound by now
+            data = sys.modules["borch_webgpu"].empty(0)
         elif not isinstance(data, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
         if requires_grad and not data.dtype.is_floating_point:
