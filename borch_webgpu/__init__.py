@@ -28,6 +28,7 @@ from . import ao
 from ._compile import compile  # noqa: A004
 from . import _dynamo, compiler
 from . import accelerator, backends
+from . import distributions
 
 
 def __getattr__(name: str):
