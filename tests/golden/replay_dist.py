@@ -1,5 +1,6 @@
 """Replay dist.json (PyTorch's answers, tests/golden/generate_dist.py) on borch_webgpu:
-``python replay_dist.py [--device cpu|webgpu] [case id ...]`` (every case when none is named); in the
+``python replay_dist.py [--device cpu|webgpu] [--samples N] [--all-errors] [case id | sampling:id ...]``
+(every case when none is named); in the
 browser through the runner with ``--mount tests/golden``. NUMERIC cases: the same code on the same
 inputs, outputs and gradients compared; SAMPLING: shapes, dtypes, support, empirical means against
 PyTorch's analytic ones and the reparameterization gradients (statistics: our random stream is not
@@ -11,6 +12,7 @@ import argparse
 import json
 import math
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -98,8 +100,9 @@ def check_sampling(rec: dict, code: str, n: int, tol: float) -> list[str]:
     exec(code, ns)
     d = ns["d"]
     s = d.sample((n,))
-    if list(s.shape) != rec["sample_shape"] or str(s.dtype) != rec["sample_dtype"]:
-        errs.append(f"{cid}: sample {s.dtype} {list(s.shape)}, PyTorch {rec['sample_dtype']} {rec['sample_shape']}")
+    want_shape = [n] + rec["sample_shape"][1:]   # PyTorch drew dist_cases' n; --samples may ask for fewer
+    if list(s.shape) != want_shape or str(s.dtype) != rec["sample_dtype"]:
+        errs.append(f"{cid}: sample {s.dtype} {list(s.shape)}, PyTorch {rec['sample_dtype']} {want_shape}")
     if s.requires_grad:
         errs.append(f"{cid}: sample() requires grad")
     if repr(d.support) != rec["support"] and not rec["support"].startswith("Interval(lower_bound=tensor"):
@@ -143,35 +146,51 @@ def check_error(entry: dict, code: str) -> str | None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default="cpu")
+    ap.add_argument("--samples", type=int, default=0,
+                    help="draw this many samples per SAMPLING case instead of its n (tolerances widen as 1/sqrt)")
+    ap.add_argument("--all-errors", action="store_true", help="with ids given, still check every error case")
     ap.add_argument("ids", nargs="*")
     args = ap.parse_args(argv)
     bw.set_default_device(args.device)
     gold = load()
     codes = dict(dist_cases.NUMERIC)
     samp = {cid: (code, n, tol) for cid, code, n, tol in dist_cases.SAMPLING}
+    if args.samples:
+        samp = {cid: (code, args.samples, tol * (n / args.samples) ** 0.5) for cid, (code, n, tol) in samp.items()}
     errs_code = dict(dist_cases.ERRORS)
     want = set(args.ids)
     passed = failed = 0
+    seconds = {"numeric": 0.0, "sampling": 0.0, "error": 0.0}
+    slowest: list[tuple[float, str]] = []
     bw.manual_seed(0)
     jobs = ([("numeric", c, lambda c=c: check_numeric(c, codes[c["id"]])) for c in gold["numeric"]]
             + [("sampling", r, lambda r=r: check_sampling(r, *samp[r["id"]])) for r in gold["sampling"]]
             + [("error", e, lambda e=e: [x for x in [check_error(e, errs_code[e["id"]])] if x])
                for e in gold["errors"]])
     for kind, entry, job in jobs:
-        if want and entry["id"] not in want and f"{kind}:{entry['id']}" not in want:
+        named = f"{kind}:{entry['id']}" in want or (kind == "numeric" and entry["id"] in want)
+        if want and not named and not (kind == "error" and args.all_errors):
             continue
+        start = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
                 problems = job()
             except Exception as e:  # noqa: BLE001 - reported as a mismatch
                 problems = [f"{entry['id']}: raised {type(e).__name__}: {e}"]
+        seconds[kind] += time.perf_counter() - start
+        slowest.append((time.perf_counter() - start, f"{kind}:{entry['id']}"))
         if problems:
             failed += 1
             for p in problems:
                 print(f"FAIL {kind} {p}")
         else:
             passed += 1
+    if want and passed + failed == 0:
+        print(f"no case matched {sorted(want)}")
+        failed = 1
+    print("seconds: " + ", ".join(f"{k} {v:.1f}" for k, v in seconds.items()) + "; slowest: "
+          + ", ".join(f"{name} {t:.1f}" for t, name in sorted(slowest, reverse=True)[:6]))
     print(f"distributions: {passed} passed, {failed} failed ({args.device})")
     return 1 if failed else 0
 
