@@ -197,6 +197,14 @@ class _Bounded(Constraint):
 
 
 class _IntegerInterval(_Bounded):
+    """Integers in ``[lower_bound, upper_bound]`` (``constraints.integer_interval``).
+
+    Example::
+
+        >>> from borch_webgpu.distributions import constraints
+        >>> constraints.integer_interval(0, 2).check(torch.tensor([0.0, 1.5, 2.0, 3.0]))
+        tensor([ True, False,  True, False])
+    """
     is_discrete = True
     _bounds = ("lower_bound", "upper_bound")
 
@@ -226,6 +234,14 @@ class _Real(Constraint):
 
 
 class _GreaterThan(_Bounded):
+    """Reals strictly above ``lower_bound`` (``constraints.greater_than``; ``positive`` is ``greater_than(0.0)``).
+
+    Example::
+
+        >>> from borch_webgpu.distributions import constraints
+        >>> constraints.greater_than(1.0).check(torch.tensor([1.0, 2.0]))
+        tensor([False,  True])
+    """
     _bounds = ("lower_bound",)
 
     def check(self, value):
@@ -233,6 +249,14 @@ class _GreaterThan(_Bounded):
 
 
 class _GreaterThanEq(_Bounded):
+    """Reals at or above ``lower_bound`` (``constraints.greater_than_eq``; ``nonnegative`` is ``greater_than_eq(0.0)``).
+
+    Example::
+
+        >>> from borch_webgpu.distributions import constraints
+        >>> constraints.greater_than_eq(1.0).check(torch.tensor([1.0, 0.0]))
+        tensor([ True, False])
+    """
     _bounds = ("lower_bound",)
 
     def check(self, value):
@@ -240,6 +264,14 @@ class _GreaterThanEq(_Bounded):
 
 
 class _LessThan(_Bounded):
+    """Reals strictly below ``upper_bound`` (``constraints.less_than``).
+
+    Example::
+
+        >>> from borch_webgpu.distributions import constraints
+        >>> constraints.less_than(1.0).check(torch.tensor([0.5, 1.0]))
+        tensor([ True, False])
+    """
     _bounds = ("upper_bound",)
 
     def check(self, value):
@@ -247,6 +279,15 @@ class _LessThan(_Bounded):
 
 
 class _Interval(_Bounded):
+    """Reals in the closed interval ``[lower_bound, upper_bound]`` (``constraints.interval``;
+    ``unit_interval`` is ``interval(0.0, 1.0)``).
+
+    Example::
+
+        >>> from borch_webgpu.distributions import constraints
+        >>> constraints.interval(0.0, 1.0).check(torch.tensor([0.0, 1.0, 1.5]))
+        tensor([ True,  True, False])
+    """
     _bounds = ("lower_bound", "upper_bound")
 
     def check(self, value):
@@ -254,6 +295,14 @@ class _Interval(_Bounded):
 
 
 class _HalfOpenInterval(_Bounded):
+    """Reals in ``[lower_bound, upper_bound)`` (``constraints.half_open_interval``).
+
+    Example::
+
+        >>> from borch_webgpu.distributions import constraints
+        >>> constraints.half_open_interval(0.0, 1.0).check(torch.tensor([0.0, 1.0]))
+        tensor([ True, False])
+    """
     _bounds = ("lower_bound", "upper_bound")
 
     def check(self, value):
@@ -268,6 +317,14 @@ class _Simplex(Constraint):
 
 
 class _Multinomial(Constraint):
+    """Nonnegative count vectors summing to at most ``upper_bound`` (``constraints.multinomial``).
+
+    Example::
+
+        >>> from borch_webgpu.distributions import constraints
+        >>> constraints.multinomial(3).check(torch.tensor([[1.0, 2.0], [2.0, 2.0]]))
+        tensor([ True, False])
+    """
     is_discrete = True
     event_dim = 1
 

@@ -30,7 +30,7 @@ class Dirichlet(ExponentialFamily):
         >>> m.mean
         tensor([0.1667, 0.3333, 0.5000])
         >>> m.log_prob(torch.tensor([0.2, 0.3, 0.5]))
-        tensor(1.7047)
+        tensor(1.5041)
     """
 
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}

@@ -24,7 +24,7 @@ class Poisson(ExponentialFamily):
         >>> from borch_webgpu.distributions import Poisson
         >>> m = Poisson(torch.tensor([4.0]))
         >>> m.log_prob(torch.tensor([2.0]))
-        tensor([-1.9635])
+        tensor([-1.9206])
     """
 
     arg_constraints = {"rate": constraints.nonnegative}
