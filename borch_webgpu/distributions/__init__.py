@@ -21,12 +21,17 @@ from . import constraints, transforms
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
+from .cauchy import Cauchy
+from .chi2 import Chi2
 from .categorical import Categorical
 from .dirichlet import Dirichlet
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .gamma import Gamma
+from .geometric import Geometric
+from .gumbel import Gumbel
+from .half_normal import HalfNormal
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
@@ -36,12 +41,14 @@ from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .poisson import Poisson
+from .studentT import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import *  # noqa: F403
 from .uniform import Uniform
 
-__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Dirichlet", "Distribution", "ExponentialFamily",
-           "Exponential", "Gamma", "Independent", "Laplace", "LogNormal", "Multinomial", "MultivariateNormal",
-           "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson", "TransformedDistribution",
-           "Uniform", "constraints", "kl_divergence", "register_kl", "transforms"]
+__all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Dirichlet", "Distribution",
+           "ExponentialFamily", "Exponential", "Gamma", "Geometric", "Gumbel", "HalfNormal", "Independent", "Laplace",
+           "LogNormal", "Multinomial", "MultivariateNormal", "Normal", "OneHotCategorical",
+           "OneHotCategoricalStraightThrough", "Poisson", "StudentT", "TransformedDistribution", "Uniform",
+           "constraints", "kl_divergence", "register_kl", "transforms"]
 __all__.extend(transforms.__all__)

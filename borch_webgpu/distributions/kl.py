@@ -294,4 +294,4 @@ def _kl_independent_independent(p, q):
     return _sum_rightmost(result, p.reinterpreted_batch_ndims)
 
 
-from . import _kl_cross  # noqa: E402,F401  (the pairs of different families register themselves)
+from . import _kl_cross, _kl_more  # noqa: E402,F401  (these modules' pairs register themselves)

@@ -62,6 +62,14 @@ NUMERIC: list[tuple[str, str]] = [
      "[T.TanhTransform()])\nout = {'log_prob': d.log_prob(P([0.5, -0.9], grad=False)), 'support': repr(d.support)}\n"
      "e = D.TransformedDistribution(D.Exponential(P([2.0])), [T.ExpTransform(), T.PowerTransform(P(0.5, grad=False))])\n"
      "out['pow_log_prob'] = e.log_prob(P([1.2], grad=False))"),
+    ("Cauchy", "d = D.Cauchy(P([0.0, 1.0]), P([1.0, 0.5]))\nout = std(d, P([1.0, -2.0], grad=False))\n"
+               "out['icdf'] = d.icdf(P([0.3, 0.9], grad=False))"),
+    ("HalfNormal", "d = D.HalfNormal(P([1.0, 2.5]))\nout = std(d, P([0.5, 3.0], grad=False))\n"
+                   "out['icdf'] = d.icdf(P([0.3, 0.9], grad=False))"),
+    ("Gumbel", "d = D.Gumbel(P([1.0, -0.5]), P([2.0, 0.5]))\nout = std(d, P([0.0, 1.0], grad=False))"),
+    ("Chi2", "d = D.Chi2(P([3.0, 0.8]))\nout = std(d, P([2.0, 0.5], grad=False))\nout['df'] = d.df"),
+    ("StudentT", "d = D.StudentT(P([3.0, 1.5, 0.8]), P([0.0, 1.0, -1.0]), P([1.0, 2.0, 0.5]))\n"
+                 "out = std(d, P([1.0, 0.0, 2.0], grad=False))"),
     # ---- discrete ---------------------------------------------------------------------------------------
     ("Bernoulli probs", "d = D.Bernoulli(P([0.3, 0.5, 0.9]))\nout = std(d, P([1.0, 0.0, 1.0], grad=False))\n"
                         "out['logits'] = d.logits"),
@@ -72,6 +80,9 @@ NUMERIC: list[tuple[str, str]] = [
     ("Categorical logits unnormalized", "d = D.Categorical(logits=P([1.0, 2.0, 0.5, -1.0]))\n"
      "out = std(d, P([[1, 3], [0, 2]], 'int64', grad=False))\nout['probs'] = d.probs"),
     ("OneHotCategorical", "d = D.OneHotCategorical(P([0.2, 0.3, 0.5]))\nout = std(d, P([0.0, 1.0, 0.0], grad=False))"),
+    ("Geometric probs", "d = D.Geometric(P([0.3, 0.8, 1.0]))\nout = std(d, P([2.0, 0.0, 0.0], grad=False))\n"
+                        "out['logits'] = d.logits"),
+    ("Geometric logits", "d = D.Geometric(logits=P([0.5, -2.0]))\nout = std(d, P([1.0, 4.0], grad=False))"),
     ("Poisson", "d = D.Poisson(P([1.0, 4.0, 0.5]))\nout = std(d, P([0.0, 3.0, 2.0], grad=False))"),
     ("Binomial probs", "d = D.Binomial(10, P([0.2, 0.5, 0.9]))\nout = std(d, P([3.0, 5.0, 10.0], grad=False))"),
     ("Binomial logits tensor count", "d = D.Binomial(P([5.0, 8.0], grad=False), logits=P([0.3, -1.2]))\n"
@@ -106,6 +117,15 @@ NUMERIC: list[tuple[str, str]] = [
      "'u_b': D.kl_divergence(D.Uniform(P([0.2]), P([0.7])), b), 'n_u': D.kl_divergence(n, u), "
      "'b_u': D.kl_divergence(b, D.Uniform(P([-1.0]), P([2.0]))), "
      "'bern_pois': D.kl_divergence(D.Bernoulli(P([0.3])), D.Poisson(P([2.0])))}"),
+    ("kl more families", "c1, c2 = D.Cauchy(P([0.0]), P([1.0])), D.Cauchy(P([1.0]), P([2.0]))\n"
+     "g1, g2 = D.Gumbel(P([0.0]), P([1.0])), D.Gumbel(P([0.5]), P([2.0]))\nn = D.Normal(P([0.5]), P([1.5]))\n"
+     "out = {'cauchy': D.kl_divergence(c1, c2), 'gumbel': D.kl_divergence(g1, g2), "
+     "'geometric': D.kl_divergence(D.Geometric(P([0.3])), D.Geometric(P([0.6]))), "
+     "'halfnormal': D.kl_divergence(D.HalfNormal(P([1.0])), D.HalfNormal(P([2.0]))), "
+     "'gumbel_normal': D.kl_divergence(g1, n), 'normal_gumbel': D.kl_divergence(n, g2), "
+     "'exp_gumbel': D.kl_divergence(D.Exponential(P([1.5])), g2), 'gamma_gumbel': D.kl_divergence(D.Gamma(P([2.0]), P([1.0])), g2), "
+     "'uniform_gumbel': D.kl_divergence(D.Uniform(P([0.0]), P([2.0])), g2), 'gumbel_exp': D.kl_divergence(g1, D.Exponential(P([1.0]))), "
+     "'chi2': D.kl_divergence(D.Chi2(P([3.0])), D.Chi2(P([5.0])))}"),
     # ---- constraints and transforms ---------------------------------------------------------------------
     ("constraints", "x = P([[-1.0, 0.0, 0.5], [1.0, 2.0, float('nan')]], grad=False)\n"
      "out = {n: getattr(C, n).check(x) for n in ('real', 'positive', 'nonnegative', 'unit_interval', 'boolean', "
@@ -152,6 +172,11 @@ SAMPLING: list[tuple] = [
     ("Binomial", "d = D.Binomial(8, P([0.25, 0.5]))", 4000, 0.1),
     ("Multinomial", "d = D.Multinomial(6, P([0.2, 0.3, 0.5]))", 2000, 0.1),
     ("Normal float64", "d = D.Normal(P([0.5], 'float64'), P([2.0], 'float64'))", 4000, 0.1),
+    ("Gumbel", "d = D.Gumbel(P([1.0, -2.0]), P([0.5, 2.0]))", 4000, 0.1),
+    ("HalfNormal", "d = D.HalfNormal(P([1.0, 3.0]))", 4000, 0.1),
+    ("Chi2", "d = D.Chi2(P([3.0, 7.0]))", 4000, 0.15),
+    ("StudentT", "d = D.StudentT(P([5.0, 9.0]), P([1.0, -1.0]), P([0.5, 2.0]))", 4000, 0.15),
+    ("Geometric", "d = D.Geometric(P([0.3, 0.8]))", 4000, 0.1),
 ]
 
 ERRORS: list[tuple[str, str]] = [
@@ -191,6 +216,9 @@ ERRORS: list[tuple[str, str]] = [
     ("Normal mode of Uniform is nan but Gamma has no icdf", "D.Gamma(P([1.0]), P([1.0])).icdf(P([0.5], grad=False))"),
     ("transform cache_size", "T.ExpTransform(cache_size=2)"),
     ("TransformedDistribution bad transforms", "D.TransformedDistribution(D.Normal(0.0, 1.0), 3)"),
+    ("Geometric zero probs", "D.Geometric(P([0.5, 0.0]))"),
+    ("Cauchy negative scale", "D.Cauchy(P([0.0]), P([-1.0]))"),
+    ("StudentT negative df", "D.StudentT(P([-1.0]))"),
     ("Binomial entropy inhomogeneous", "D.Binomial(P([3.0, 4.0], grad=False), P([0.5, 0.5])).entropy()"),
 ]
 
