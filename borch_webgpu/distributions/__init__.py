@@ -23,6 +23,7 @@ from .beta import Beta
 from .binomial import Binomial
 from .cauchy import Cauchy
 from .chi2 import Chi2
+from .constraint_registry import biject_to, transform_to
 from .categorical import Categorical
 from .dirichlet import Dirichlet
 from .distribution import Distribution
@@ -50,5 +51,5 @@ __all__ = ["Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "Di
            "ExponentialFamily", "Exponential", "Gamma", "Geometric", "Gumbel", "HalfNormal", "Independent", "Laplace",
            "LogNormal", "Multinomial", "MultivariateNormal", "Normal", "OneHotCategorical",
            "OneHotCategoricalStraightThrough", "Poisson", "StudentT", "TransformedDistribution", "Uniform",
-           "constraints", "kl_divergence", "register_kl", "transforms"]
+           "biject_to", "constraints", "kl_divergence", "register_kl", "transform_to", "transforms"]
 __all__.extend(transforms.__all__)

@@ -9,11 +9,13 @@ import borch_webgpu as torch
 
 from . import constraints
 from ._transform_base import ComposeTransform, IndependentTransform, ReshapeTransform, Transform, identity_transform
+from ._transforms_simplex import LowerCholeskyTransform, PositiveDefiniteTransform, StickBreakingTransform
 from .utils import broadcast_all, lazy_property
 
 __all__ = ["AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform", "IndependentTransform",
-           "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftplusTransform", "TanhTransform",
-           "SoftmaxTransform", "Transform", "identity_transform"]
+           "LowerCholeskyTransform", "PositiveDefiniteTransform", "PowerTransform", "ReshapeTransform",
+           "SigmoidTransform", "SoftplusTransform", "TanhTransform", "SoftmaxTransform", "StickBreakingTransform",
+           "Transform", "identity_transform"]
 
 
 class ExpTransform(Transform):

@@ -144,6 +144,16 @@ NUMERIC: list[tuple[str, str]] = [
      "out['compose_ladj'] = c.log_abs_det_jacobian(x, c(x))\nout['compose_repr'] = repr(c)\n"
      "out['softmax'] = T.SoftmaxTransform()(x)\nout['eq'] = [T.ExpTransform() == T.ExpTransform(), "
      "T.AffineTransform(1.0, 2.0) == T.AffineTransform(1.0, 2.0), T.ExpTransform() == T.SigmoidTransform()]"),
+    ("biject_to and transform_to", "x = P([[-1.0, 0.5, 2.0], [0.3, -0.2, 0.1]])\nout = {}\n"
+     "for i, c in enumerate([C.real, C.positive, C.greater_than(1.5), C.less_than(-1.0), C.unit_interval, "
+     "C.interval(-2.0, 3.0), C.simplex, C.real_vector, C.independent(C.positive, 1), C.nonnegative]):\n"
+     "    for reg in ('biject_to', 'transform_to'):\n        t = getattr(D, reg)(c)\n        y = t(x)\n"
+     "        out[f'{reg}{i}'] = y\n        try:\n            out[f'{reg}{i}_ladj'] = t.log_abs_det_jacobian(x, y)\n"
+     "        except NotImplementedError:\n            out[f'{reg}{i}_ladj'] = 'NotImplementedError'\n"
+     "        out[f'{reg}{i}_inv'] = t.inv(y)\n        out[f'{reg}{i}_check'] = c.check(y)\n"
+     "m = P([[0.5, 2.0], [-1.0, 0.3]])\nout['lower_cholesky'] = D.transform_to(C.lower_cholesky)(m)\n"
+     "out['positive_definite'] = D.transform_to(C.positive_definite)(m)\n"
+     "out['stick_inv'] = T.StickBreakingTransform().inv(P([0.2, 0.3, 0.5]))"),
     ("expand and reprs", f"d = {_N}.expand((2, 3))\nout = std(d, P([0.3, 1.0, 4.0], grad=False))\n"
      "out['reprs'] = [repr(x) for x in (D.Normal(0.0, 1.0), D.Normal(P([0.0, 1.0]), P([1.0, 1.0])), "
      "D.Categorical(P([0.5, 0.5])), D.Bernoulli(logits=P([0.0])), D.Gamma(2.0, 1.0), D.Uniform(0.0, 1.0), "
@@ -219,6 +229,7 @@ ERRORS: list[tuple[str, str]] = [
     ("Geometric zero probs", "D.Geometric(P([0.5, 0.0]))"),
     ("Cauchy negative scale", "D.Cauchy(P([0.0]), P([-1.0]))"),
     ("StudentT negative df", "D.StudentT(P([-1.0]))"),
+    ("biject_to lower_cholesky", "D.biject_to(C.lower_cholesky)"),
     ("Binomial entropy inhomogeneous", "D.Binomial(P([3.0, 4.0], grad=False), P([0.5, 0.5])).entropy()"),
 ]
 

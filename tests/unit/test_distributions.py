@@ -65,7 +65,9 @@ def test_every_family_and_transform_has_goldens():
         obj = getattr(D, name)
         if isinstance(obj, type) and name not in ("Distribution", "ExponentialFamily", "Transform",
                                                   "OneHotCategoricalStraightThrough", "IndependentTransform",
-                                                  "ReshapeTransform", "AbsTransform", "PowerTransform"):
+                                                  "ReshapeTransform", "AbsTransform", "PowerTransform",
+                                                  # through transform_to(constraints.lower_cholesky / positive_definite)
+                                                  "LowerCholeskyTransform", "PositiveDefiniteTransform"):
             assert f"D.{name}(" in code or f"T.{name}(" in code, f"{name} has no golden case in dist_cases.py"
 
 
