@@ -2,12 +2,12 @@
 symmetric / positive-definite matrices, ``cat`` and ``stack``)."""
 from __future__ import annotations
 
-from .constraints import Constraint
+from ._constraint_base import Constraint
 
 
 def _torch():
-    import borch_webgpu
-    return borch_webgpu
+    from ._ops import torch
+    return torch
 
 
 class _LowerTriangular(Constraint):

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from ..autograd import Function
 from ..ops.random_more import _host_rng

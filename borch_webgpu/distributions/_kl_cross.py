@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import math
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from .bernoulli import Bernoulli
 from .beta import Beta
 from .binomial import Binomial
 from .exponential import Exponential
 from .gamma import Gamma
-from .kl import _euler_gamma, _inf, _infinite_like, _set, _x_log_x, register_kl
+from ._kl_base import _euler_gamma, _inf, _infinite_like, _set, _x_log_x, register_kl
 from .laplace import Laplace
 from .normal import Normal
 from .poisson import Poisson

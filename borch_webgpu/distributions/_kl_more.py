@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from .beta import Beta
 from .cauchy import Cauchy
@@ -12,7 +12,7 @@ from .gamma import Gamma
 from .geometric import Geometric
 from .gumbel import Gumbel
 from .half_normal import HalfNormal
-from .kl import _euler_gamma, _infinite_like, _kl_normal_normal, register_kl
+from ._kl_base import _euler_gamma, _infinite_like, kl_divergence, register_kl
 from .normal import Normal
 from .uniform import Uniform
 
@@ -32,7 +32,7 @@ def _kl_geometric_geometric(p, q):
 
 @register_kl(HalfNormal, HalfNormal)
 def _kl_halfnormal_halfnormal(p, q):
-    return _kl_normal_normal(p.base_dist, q.base_dist)
+    return kl_divergence(p.base_dist, q.base_dist)  # Normal || Normal
 
 
 @register_kl(Gumbel, Gumbel)

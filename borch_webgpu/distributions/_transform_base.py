@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import operator
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from . import constraints
 from .utils import _size, _sum_rightmost, lazy_property

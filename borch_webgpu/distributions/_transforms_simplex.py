@@ -3,7 +3,7 @@
 ``transforms.py``."""
 from __future__ import annotations
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from . import constraints
 from ._transform_base import Transform

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from numbers import Number
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from . import constraints
 from .dirichlet import Dirichlet

@@ -1,7 +1,7 @@
 """``Binomial``: the binomial distribution of ``total_count`` trials, parameterized by ``probs`` or ``logits``."""
 from __future__ import annotations
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from . import constraints
 from .distribution import Distribution

@@ -1,7 +1,7 @@
 """``Categorical``: a distribution over ``{0, ..., K-1}``, parameterized by ``probs`` or ``logits``."""
 from __future__ import annotations
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from . import constraints
 from .distribution import Distribution

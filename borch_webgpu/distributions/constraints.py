@@ -11,6 +11,8 @@ Example::
 """
 from __future__ import annotations
 
+from ._constraint_base import Constraint
+
 __all__ = ["Constraint", "boolean", "cat", "corr_cholesky", "dependent", "dependent_property", "greater_than",
            "greater_than_eq", "independent", "integer_interval", "interval", "half_open_interval", "is_dependent",
            "less_than", "lower_cholesky", "lower_triangular", "MixtureSameFamilyConstraint", "multinomial",
@@ -20,30 +22,8 @@ __all__ = ["Constraint", "boolean", "cat", "corr_cholesky", "dependent", "depend
 
 
 def _torch():
-    import borch_webgpu
-    return borch_webgpu
-
-
-class Constraint:
-    """The base class of constraints: a region over which a variable is valid.
-
-    Example::
-
-        >>> from borch_webgpu.distributions.constraints import Constraint, real
-        >>> isinstance(real, Constraint), real.event_dim, real.is_discrete
-        (True, 0, False)
-    """
-
-    is_discrete = False  # default to continuous
-    event_dim = 0        # default to univariate
-
-    def check(self, value):
-        """A byte tensor of ``sample_shape + batch_shape``: whether each event in ``value`` satisfies
-        the constraint."""
-        raise NotImplementedError
-
-    def __repr__(self):
-        return self.__class__.__name__[1:] + "()"
+    from ._ops import torch
+    return torch
 
 
 class _Dependent(Constraint):

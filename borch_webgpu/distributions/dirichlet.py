@@ -1,7 +1,7 @@
 """``Dirichlet``: the Dirichlet distribution over the simplex, parameterized by ``concentration``."""
 from __future__ import annotations
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from . import constraints
 from ._gamma_impl import standard_gamma

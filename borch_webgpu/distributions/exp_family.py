@@ -2,7 +2,7 @@
 KL divergence between two members of one family follow from the log normalizer F by autograd."""
 from __future__ import annotations
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from .distribution import Distribution
 

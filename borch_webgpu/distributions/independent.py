@@ -1,7 +1,7 @@
 """``Independent``: reinterprets batch dimensions of a distribution as event dimensions."""
 from __future__ import annotations
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from . import constraints
 from .distribution import Distribution

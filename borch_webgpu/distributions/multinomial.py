@@ -1,7 +1,7 @@
 """``Multinomial``: counts of ``total_count`` categorical draws, parameterized by ``probs`` or ``logits``."""
 from __future__ import annotations
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from . import constraints
 from .binomial import Binomial

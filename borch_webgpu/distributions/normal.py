@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from numbers import Number
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from . import constraints
 from .exp_family import ExponentialFamily

@@ -1,7 +1,7 @@
 """``OneHotCategorical``: a categorical distribution whose samples are one-hot vectors."""
 from __future__ import annotations
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from . import constraints
 from .categorical import Categorical

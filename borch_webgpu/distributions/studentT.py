@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import math
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from . import constraints
 from .chi2 import Chi2

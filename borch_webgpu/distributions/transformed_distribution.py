@@ -1,7 +1,7 @@
 """``TransformedDistribution``: a base distribution pushed through a list of transforms."""
 from __future__ import annotations
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from . import constraints
 from ._transform_base import ComposeTransform, Transform

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from numbers import Number
 
-import borch_webgpu as torch
+from ._ops import torch
 
 from . import constraints
 from ._transform_base import ComposeTransform, IndependentTransform, ReshapeTransform, Transform, identity_transform

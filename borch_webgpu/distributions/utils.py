@@ -15,8 +15,8 @@ euler_constant = 0.57721566490153286060
 
 
 def _torch():
-    import borch_webgpu
-    return borch_webgpu
+    from ._ops import torch
+    return torch
 
 
 def broadcast_all(*values):
