@@ -1,4 +1,4 @@
-"""KL(p || q) for Cauchy, Geometric, Gumbel and HalfNormal (PyTorch's formulas), registered on import by kl.py."""
+"""KL(p || q) for Cauchy, Geometric, Gumbel, HalfNormal and Pareto (PyTorch's formulas), registered on import by kl.py."""
 from __future__ import annotations
 
 import math
@@ -14,6 +14,7 @@ from .gumbel import Gumbel
 from .half_normal import HalfNormal
 from ._kl_base import _euler_gamma, _infinite_like, kl_divergence, register_kl
 from .normal import Normal
+from .pareto import Pareto
 from .uniform import Uniform
 
 
@@ -102,3 +103,14 @@ def _kl_uniform_gumbel(p, q):
     t1 = common_term.log() + 0.5 * (high_loc_diff + low_loc_diff)
     t2 = common_term * (torch.exp(-high_loc_diff) - torch.exp(-low_loc_diff))
     return t1 - t2
+
+
+@register_kl(Pareto, Pareto)
+def _kl_pareto_pareto(p, q):
+    # From http://www.mast.queensu.ca/~communications/Papers/gil-msc11.pdf
+    scale_ratio = p.scale / q.scale
+    alpha_ratio = q.alpha / p.alpha
+    t1 = q.alpha * scale_ratio.log()
+    t2 = -alpha_ratio.log()
+    result = t1 + t2 + alpha_ratio - 1
+    return torch.where(p.support.lower_bound < q.support.lower_bound, torch.full_like(result, float("inf")), result)

@@ -70,6 +70,11 @@ NUMERIC: list[tuple[str, str]] = [
     ("Chi2", "d = D.Chi2(P([3.0, 0.8]))\nout = std(d, P([2.0, 0.5], grad=False))\nout['df'] = d.df"),
     ("StudentT", "d = D.StudentT(P([3.0, 1.5, 0.8]), P([0.0, 1.0, -1.0]), P([1.0, 2.0, 0.5]))\n"
                  "out = std(d, P([1.0, 0.0, 2.0], grad=False))"),
+    ("HalfCauchy", "d = D.HalfCauchy(P([1.0, 0.5]))\nout = std(d, P([1.0, 2.0], grad=False))\n"
+                   "out['icdf'] = d.icdf(P([0.3, 0.9], grad=False))"),
+    ("Pareto", "d = D.Pareto(P([1.0, 2.0]), P([3.0, 1.5]))\nout = std(d, P([2.0, 2.5], grad=False))"),
+    ("Weibull", "d = D.Weibull(P([1.0, 2.0]), P([2.0, 0.7]))\nout = std(d, P([1.0, 0.5], grad=False))"),
+    ("kl Pareto Pareto", "out = {'kl': D.kl_divergence(D.Pareto(P([1.0, 2.0]), P([3.0, 2.0])), D.Pareto(P([0.5, 3.0]), P([2.0, 1.0])))}"),
     # ---- discrete ---------------------------------------------------------------------------------------
     ("Bernoulli probs", "d = D.Bernoulli(P([0.3, 0.5, 0.9]))\nout = std(d, P([1.0, 0.0, 1.0], grad=False))\n"
                         "out['logits'] = d.logits"),
@@ -187,6 +192,8 @@ SAMPLING: list[tuple] = [
     ("Chi2", "d = D.Chi2(P([3.0, 7.0]))", 4000, 0.15),
     ("StudentT", "d = D.StudentT(P([5.0, 9.0]), P([1.0, -1.0]), P([0.5, 2.0]))", 4000, 0.15),
     ("Geometric", "d = D.Geometric(P([0.3, 0.8]))", 4000, 0.1),
+    ("Pareto", "d = D.Pareto(P([1.0, 2.0]), P([5.0, 6.0]))", 4000, 0.15),
+    ("Weibull", "d = D.Weibull(P([1.0, 2.0]), P([2.0, 1.5]))", 4000, 0.15),
 ]
 
 ERRORS: list[tuple[str, str]] = [
