@@ -12,7 +12,10 @@ from .gamma import Gamma
 from .geometric import Geometric
 from .gumbel import Gumbel
 from .half_normal import HalfNormal
-from ._kl_base import _euler_gamma, _infinite_like, kl_divergence, register_kl
+from .laplace import Laplace
+from ._kl_cross import (_kl_exponential_infinity, _kl_gamma_infinity, _kl_laplace_infinity,
+                        _kl_normal_infinity)
+from ._kl_base import _euler_gamma, _infinite_like, _set, _x_log_x, kl_divergence, register_kl
 from .normal import Normal
 from .pareto import Pareto
 from .uniform import Uniform
@@ -114,3 +117,61 @@ def _kl_pareto_pareto(p, q):
     t2 = -alpha_ratio.log()
     result = t1 + t2 + alpha_ratio - 1
     return torch.where(p.support.lower_bound < q.support.lower_bound, torch.full_like(result, float("inf")), result)
+
+
+def _kl_beta_infinity(p, q):
+    return _infinite_like(p.concentration1)
+
+
+# the other families' support reaches below any Pareto's: infinite, as in PyTorch
+for _p, _fun in ((Beta, _kl_beta_infinity), (Exponential, _kl_exponential_infinity), (Gamma, _kl_gamma_infinity),
+                 (Gumbel, _kl_gumbel_infinity), (Laplace, _kl_laplace_infinity), (Normal, _kl_normal_infinity)):
+    register_kl(_p, Pareto)(_fun)
+
+
+@register_kl(Pareto, Beta)
+@register_kl(Pareto, Uniform)
+def _kl_pareto_infinity(p, q):
+    return _infinite_like(p.scale)
+
+
+@register_kl(Pareto, Exponential)
+def _kl_pareto_exponential(p, q):
+    scale_rate_prod = p.scale * q.rate
+    t1 = (p.alpha / scale_rate_prod).log()
+    t2 = p.alpha.reciprocal()
+    t3 = p.alpha * scale_rate_prod / (p.alpha - 1)
+    result = t1 - t2 + t3 - 1
+    return _set(result, p.alpha <= 1, float("inf"))
+
+
+@register_kl(Pareto, Gamma)
+def _kl_pareto_gamma(p, q):
+    common_term = p.scale.log() + p.alpha.reciprocal()
+    t1 = p.alpha.log() - common_term
+    t2 = q.concentration.lgamma() - q.concentration * q.rate.log()
+    t3 = (1 - q.concentration) * common_term
+    t4 = q.rate * p.alpha * p.scale / (p.alpha - 1)
+    result = t1 + t2 + t3 + t4 - 1
+    return _set(result, p.alpha <= 1, float("inf"))
+
+
+@register_kl(Pareto, Normal)
+def _kl_pareto_normal(p, q):
+    var_normal = 2 * q.scale.pow(2)
+    common_term = p.scale / (p.alpha - 1)
+    t1 = (math.sqrt(2 * math.pi) * q.scale * p.alpha / p.scale).log()
+    t2 = p.alpha.reciprocal()
+    t3 = p.alpha * common_term.pow(2) / (p.alpha - 2)
+    t4 = (p.alpha * common_term - q.loc).pow(2)
+    result = t1 - t2 + (t3 + t4) / var_normal - 1
+    return _set(result, p.alpha <= 2, float("inf"))
+
+
+@register_kl(Uniform, Pareto)
+def _kl_uniform_pareto(p, q):
+    support_uniform = p.high - p.low
+    t1 = (q.alpha * q.scale.pow(q.alpha) * support_uniform).log()
+    t2 = (_x_log_x(p.high) - _x_log_x(p.low) - support_uniform) / support_uniform
+    result = t2 * (q.alpha + 1) - t1
+    return _set(result, p.low < q.support.lower_bound, float("inf"))

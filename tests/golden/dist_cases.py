@@ -75,6 +75,12 @@ NUMERIC: list[tuple[str, str]] = [
     ("Pareto", "d = D.Pareto(P([1.0, 2.0]), P([3.0, 1.5]))\nout = std(d, P([2.0, 2.5], grad=False))"),
     ("Weibull", "d = D.Weibull(P([1.0, 2.0]), P([2.0, 0.7]))\nout = std(d, P([1.0, 0.5], grad=False))"),
     ("kl Pareto Pareto", "out = {'kl': D.kl_divergence(D.Pareto(P([1.0, 2.0]), P([3.0, 2.0])), D.Pareto(P([0.5, 3.0]), P([2.0, 1.0])))}"),
+    ("kl Pareto cross", "pa = D.Pareto(P([1.0, 2.0]), P([3.0, 1.5]))\nq = D.Pareto(P([0.5]), P([2.0]))\n"
+     "out = {'p_e': D.kl_divergence(pa, D.Exponential(P([1.5]))), 'p_g': D.kl_divergence(pa, D.Gamma(P([2.0]), P([1.0]))), "
+     "'p_n': D.kl_divergence(pa, D.Normal(P([1.0]), P([2.0]))), 'p_u': D.kl_divergence(pa, D.Uniform(P([0.0]), P([9.0]))), "
+     "'u_p': D.kl_divergence(D.Uniform(P([1.0, 0.2]), P([2.0, 3.0])), q), 'n_p': D.kl_divergence(D.Normal(P([0.0]), P([1.0])), q), "
+     "'e_p': D.kl_divergence(D.Exponential(P([1.0])), q), 'b_p': D.kl_divergence(D.Beta(P([2.0]), P([2.0])), q), "
+     "'g_p': D.kl_divergence(D.Gamma(P([2.0]), P([2.0])), q), 'l_p': D.kl_divergence(D.Laplace(P([0.0]), P([1.0])), q)}"),
     # ---- discrete ---------------------------------------------------------------------------------------
     ("Bernoulli probs", "d = D.Bernoulli(P([0.3, 0.5, 0.9]))\nout = std(d, P([1.0, 0.0, 1.0], grad=False))\n"
                         "out['logits'] = d.logits"),
