@@ -38,6 +38,7 @@ from .amp.autocast_mode import (clear_autocast_cache, get_autocast_dtype, is_aut
                                 set_autocast_enabled)
 from .amp._legacy_state import (get_autocast_cpu_dtype, get_autocast_gpu_dtype, is_autocast_cpu_enabled,
                                 set_autocast_cpu_dtype, set_autocast_cpu_enabled, set_autocast_gpu_dtype)
+from . import distributions
 
 
 def __getattr__(name: str):

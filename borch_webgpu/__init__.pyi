@@ -180,6 +180,7 @@ from .ops.scatter_more import diagonal_scatter as diagonal_scatter
 from .ops.shape_more import diff as diff
 from .ops.special import digamma as digamma
 from .ops.fused_extra import dist as dist
+from . import distributions as distributions
 from .ops.elementwise import div as div
 from .ops.elementwise import divide as divide
 from .ops.linalg import dot as dot

@@ -61,6 +61,7 @@ NAMESPACES = {
     "torch.autograd": "module",
     "torch.cuda": "module",
     "torch.utils.data": "module",
+    "torch.distributions": "module",
     "torch.Tensor": "class",
 }
 
