@@ -2,13 +2,19 @@
 from __future__ import annotations
 
 from . import webgpu as _w
+from ._legacy import cuda_types as _cuda_types
 from ._cuda_graphs import (CUDAGraph, Stream, current_stream, default_stream, graph, graph_pool_handle,
                            make_graphed_callables, stream)
 
 __all__ = ["is_available", "device_count", "current_device", "get_device_name", "synchronize", "manual_seed",
            "manual_seed_all", "memory_allocated", "max_memory_allocated", "memory_reserved", "empty_cache",
            "reset_peak_memory_stats", "CUDAGraph", "graph", "make_graphed_callables", "Stream", "stream",
-           "current_stream", "default_stream", "graph_pool_handle", "set_sync_debug_mode", "get_sync_debug_mode"]
+           "current_stream", "default_stream", "graph_pool_handle", "set_sync_debug_mode", "get_sync_debug_mode",
+           "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "BoolTensor", "ShortTensor",
+           "CharTensor", "ByteTensor"]
+
+# the legacy typed constructors (torch.cuda.FloatTensor(2), isinstance(t, torch.cuda.FloatTensor))
+globals().update(_cuda_types())
 
 
 def is_available() -> bool:

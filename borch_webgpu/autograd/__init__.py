@@ -9,8 +9,9 @@ from .engine import backward, grad
 from .gradcheck import GradcheckError, gradcheck
 from .function import Function, FunctionCtx, once_differentiable
 from .graph import Node, record
+from .variable import Variable
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad, \
     set_grad_enabled
 
-__all__ = ["backward", "grad", "gradcheck", "GradcheckError", "Function", "FunctionCtx", "once_differentiable", "Node", "record", "no_grad",
+__all__ = ["backward", "grad", "gradcheck", "GradcheckError", "Function", "FunctionCtx", "once_differentiable", "Node", "record", "Variable", "no_grad",
            "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled"]
