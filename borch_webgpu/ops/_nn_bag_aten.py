@@ -66,7 +66,7 @@ def embedding_bag(weight: Tensor, indices: Tensor, offsets: Tensor, scale_grad_b
     ends = np.append(offs[1:bags + 1], n)[:bags] if not include_last_offset else offs[1:bags + 1]
     in_bag = np.zeros(n, bool)
     in_bag[:int(ends[-1]) if bags else 0] = True
-    size = np.bincount(o2b[keep & in_bag], minlength=bags)[:bags]
+    size = np.bincount(o2b[keep & in_bag].astype(np.intp), minlength=bags)[:bags]  # intp: int32 in Pyodide
     if mode == 1:
         return out, longs(o2b), longs(size), longs(size)
     rows = np.asarray(weight.detach()._host("embedding_bag max_indices"), np.float64)[idx]
