@@ -13,66 +13,15 @@ PyTorch's ``NotImplementedError`` ("Could not run 'aten::exp' with arguments fro
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 
 from . import _dtype
 from ._layout import sparse_coo
+from ._sparse_base import _node, _op_name, refuse, sparse_repr
 from .tensor import Tensor
 
 __all__ = ["SparseCooTensor", "make_sparse", "refuse"]
-
-_PACKAGE = __name__.rsplit(".", 1)[0]
-_GENERIC = {"method", "f", "fn", "traced", "wrapper", "inner", "op", "run"}
-
-
-def _op_name() -> str:
-    """The public borch_webgpu function the user called (the outermost package frame on the stack)."""
-    f, name = sys._getframe(2), None
-    while f is not None:
-        mod = f.f_globals.get("__name__", "")
-        if mod.startswith(_PACKAGE) and mod != __name__:
-            co, rec = f.f_code.co_name, f.f_locals.get("op")
-            if hasattr(rec, "family") and isinstance(getattr(rec, "name", None), str):
-                name = rec.name  # a generic runner (elementwise.ew, ...) names its op record
-            elif not co.startswith("<") and co.strip("_") not in _GENERIC:
-                name = co.strip("_").removesuffix("_dispatch")  # torch.log is _log.log_dispatch
-        elif name is not None:
-            break
-        f = f.f_back
-    return name or "op"
-
-
-def refuse(op: str, t: Tensor) -> NotImplementedError:
-    backend = "SparseCPU" if t.device.type == "cpu" else "SparseWebGPU"
-    return NotImplementedError(
-        f"Could not run 'aten::{op}' with arguments from the '{backend}' backend. This could be because the "
-        f"operator doesn't exist for this backend, or was omitted during the selective/custom build process (if "
-        f"using custom build). borch_webgpu runs torch.sparse.*, mm/addmm/matmul with a sparse left operand and "
-        f"the sparse tensor methods on sparse COO tensors; call .to_dense() first for other ops")
-
-
-class _Node:
-    """What ``grad_fn`` shows for a sparse tensor made from values that require grad (the gradient itself
-    flows through the values' own graph); one subclass per PyTorch node name, so ``type(grad_fn).__name__``
-    reads as PyTorch's."""
-    __slots__ = ()
-
-    def name(self) -> str:
-        return type(self).__name__
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} object>"
-
-
-_NODES: dict[str, type] = {}
-
-
-def _node(name: str) -> _Node:
-    if name not in _NODES:
-        _NODES[name] = type(name, (_Node,), {"__slots__": ()})
-    return _NODES[name]()
 
 
 def _storage_refused(self):
@@ -316,6 +265,49 @@ class SparseCooTensor(Tensor):
         fn = getattr(c._sp_values, name)
         return c._with_values(fn(*args, **kwargs), "".join(p.capitalize() for p in name.split("_")) + "Backward0")
 
+    def select(self, dim: int, index: int):
+        """The slice at ``index`` along ``dim``: sparse while a sparse dim remains, else dense (the sum of the
+        values at that index)."""
+        from .ops.creation import tensor
+        n = len(self._shape)
+        if not -n <= dim < n:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+        d = dim % n
+        size, sd = self._shape[d], self.sparse_dim()
+        if not -size <= index < size:
+            raise IndexError(f"select(): index {index} out of range for tensor of size {list(self._shape)} at "
+                             f"dimension {d}")
+        index %= size
+        shape = self._shape[:d] + self._shape[d + 1:]
+        if d >= sd:
+            return make_sparse(self._sp_indices, self._sp_values.select(d - sd + 1, index), shape,
+                               self._sp_coalesced, self._sp_np, fn="SelectBackward0")
+        idx = self._host_indices()
+        keep = np.flatnonzero(idx[d] == index).astype(np.int64)
+        vals = self._sp_values.index_select(0, _idx_tensor(keep, self))
+        if sd == 1:
+            return vals.sum(0)
+        new = np.ascontiguousarray(np.delete(idx[:, keep], d, axis=0))
+        return make_sparse(tensor(new, dtype=_dtype.int64, device=vals.device), vals, shape, False, new,
+                           fn="SelectBackward0")
+
+    def __getitem__(self, key):
+        keys = key if isinstance(key, tuple) else (key,)
+        if not keys or not all(isinstance(k, int) and not isinstance(k, bool) for k in keys):
+            raise refuse("as_strided", self)  # PyTorch's answer to a slice of a sparse tensor
+        out = self
+        for k in keys:
+            if out.dim() == 0:
+                raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
+            n = out._shape[0]
+            if not -n <= k < n:
+                raise IndexError(f"index {k} is out of bounds for dimension 0 with size {n}")
+            out = out.select(0, k)
+        return out
+
+    def to_sparse_coo(self) -> "SparseCooTensor":
+        return self
+
     def t(self) -> "SparseCooTensor":
         """The transpose of a 2-D sparse tensor (indices swapped)."""
         if len(self._shape) != 2 or self.sparse_dim() != 2:
@@ -376,41 +368,7 @@ class SparseCooTensor(Tensor):
         return self.clone()
 
     def __repr__(self) -> str:
-        from ._tensor_str import PRINT_OPTS, tensor_body
-        from .device import default_device
-        indent = len("tensor(")
-        suffixes = []
-        if self.device.type != default_device().type:
-            suffixes.append(f"device='{self.device}'")
-        suffixes += ["size=" + str(tuple(self._shape)), f"nnz={self._nnz()}"]
-        if self.dtype not in (_dtype.get_default_dtype(), _dtype.int64, _dtype.bool_):
-            suffixes.append("dtype=" + repr(self.dtype))
-        idx = self._host_indices()
-        body_i = tensor_body(idx, False, indent + len("indices=tensor("))
-        if idx.size == 0:
-            body_i += ", size=" + str(tuple(idx.shape))
-        v = self._sp_values
-        vals = v._host("printing a tensor")
-        floating = v.dtype.is_floating_point
-        body_v = tensor_body(vals.astype(np.float64) if floating else vals, floating, indent + len("values=tensor("))
-        if vals.size == 0:
-            body_v += ", size=" + str(tuple(vals.shape))
-        body = "tensor(indices=tensor(" + body_i + "),\n" + " " * indent + "values=tensor(" + body_v + ")"
-        suffixes.append("layout=torch.sparse_coo")
-        if self.grad_fn is not None:
-            suffixes.append(f"grad_fn=<{self.grad_fn.name()}>")
-        elif self.requires_grad:
-            suffixes.append("requires_grad=True")
-        # PyTorch starts a sparse tensor's suffixes on a new line (force_newline), then fills lines as usual
-        parts, line = [body, ",\n" + " " * indent + suffixes[0]], indent + len(suffixes[0])
-        for suffix in suffixes[1:]:
-            if line + len(suffix) + 2 > PRINT_OPTS.linewidth:
-                parts.append(",\n" + " " * indent + suffix)
-                line = indent + len(suffix)
-            else:
-                parts.append(", " + suffix)
-                line += len(suffix) + 2
-        return "".join(parts) + ")"
+        return sparse_repr(self)
 
     __str__ = __repr__
 

@@ -133,6 +133,18 @@ def to_sparse(self: Tensor, sparse_dim: int | None = None, *, layout=None, block
     return make_sparse(idx_t, vals, self._shape, True, idx, fn="ToSparseBackward0")
 
 
+def to_sparse_coo(self: Tensor) -> Tensor:
+    """``to_sparse()``: a sparse COO tensor of the nonzero entries.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.tensor([0., 2.]).to_sparse_coo().values()
+        tensor([2.])
+    """
+    return to_sparse(self)
+
+
 def _sparse_coo():
     from .._layout import sparse_coo
     return sparse_coo
@@ -176,6 +188,7 @@ api("layout", method=property(_layout, doc="How the elements are stored: ``torch
                                              "``torch.zeros(2).layout`` is ``torch.strided``."))
 api("to_dense", to_dense, torch=False)
 api("to_sparse", to_sparse, torch=False)
+api("to_sparse_coo", to_sparse_coo, torch=False)
 api("sparse_dim", sparse_dim, torch=False)
 api("dense_dim", dense_dim, torch=False)
 for _name in ("coalesce", "is_coalesced", "indices"):

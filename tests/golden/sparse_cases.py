@@ -41,6 +41,11 @@ CASES: list[tuple] = [
     ("to_sparse int", "out = torch.tensor([0, 5, 0, 7]).to_sparse()"),
     ("to_sparse 3d", "out = torch.tensor([[[0., 1.], [0., 0.]], [[2., 0.], [0., 3.]]]).to_sparse()"),
     ("sparse to_sparse", S + "out = s.to_sparse() is s"),
+    ("select and index", S + "out = (s[0], s[-1], s.select(1, 2), s[1, 2], s[0].is_coalesced(), "
+     "s.coalesce()[1].is_coalesced(), s.to_sparse_coo() is s)"),
+    ("select hybrid", "h = torch.sparse_coo_tensor([[0, 2]], torch.tensor([[1., 2.], [3., 4.]]), (3, 2))\n"
+     "out = (h[0], h[1], h.select(1, 1))"),
+    ("dense to_sparse_coo", "out = torch.tensor([[0., 2.], [3., 0.]]).to_sparse_coo()"),
     # ---- what keeps the sparsity ----------------------------------------------------------------------
     ("mul scalar", S + "out = (s * 2, 2 * s, s / 2, -s)"),
     ("t and transpose", S + "out = (s.t(), s.coalesce().t().is_coalesced(), s.transpose(0, 1).to_dense())"),
@@ -165,6 +170,9 @@ ERRORS: list[tuple] = [
     ("mm shape", S + "torch.mm(s, torch.ones(2, 2))", "exact"),
     ("sparse.mm shape", S + "torch.sparse.mm(s, torch.ones(2, 2))", "exact"),
     ("addmm shape", S + "torch.addmm(torch.ones(2, 2), s, torch.ones(2, 2))", "exact"),
+    ("index out of range", S + "s[5]", "exact"),
+    ("select out of range", S + "s.select(1, -4)", "exact"),
+    ("slice", S + "s[0:1]", "aten"),
     ("exp", S + "s.exp()", "aten"),
     ("torch.cos", S + "torch.cos(s)", "aten"),
     ("torch.sigmoid", S + "torch.sigmoid(s)", "aten"),
