@@ -6,12 +6,14 @@ indices. Gradients flow to the dense operand and to the sparse operand's values.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ._sparse import SparseCooTensor, _idx_tensor, make_sparse
 from .tensor import Tensor
 
-__all__ = ["mm", "addmm", "sum", "softmax", "log_softmax"]
+__all__ = ["mm", "addmm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants"]
 
 
 def _mm_check(mat1: Tensor, mat2: Tensor) -> None:
@@ -183,3 +185,55 @@ def log_softmax(input: Tensor, dim: int, *, dtype=None) -> SparseCooTensor:
     """
     return _softmax("log_softmax", input, dim, dtype, True)
 
+
+
+class check_sparse_tensor_invariants:
+    """Check the indices of every ``torch.sparse_coo_tensor`` made while enabled (a context manager, a
+    decorator, or ``enable()`` / ``disable()``); an explicit ``check_invariants=`` argument wins.
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> with torch.sparse.check_sparse_tensor_invariants():
+        ...     torch.sparse.check_sparse_tensor_invariants.is_enabled()
+        True
+    """
+    _enabled = False
+
+    def __init__(self, enable: bool = True):
+        self.state = enable
+        self.saved = None
+
+    @staticmethod
+    def is_enabled() -> bool:
+        """True while the checks are on."""
+        return check_sparse_tensor_invariants._enabled
+
+    @staticmethod
+    def enable() -> None:
+        """Turn the checks on."""
+        check_sparse_tensor_invariants._enabled = True
+
+    @staticmethod
+    def disable() -> None:
+        """Turn the checks off."""
+        check_sparse_tensor_invariants._enabled = False
+
+    def __enter__(self):
+        if self.saved is not None:
+            raise RuntimeError("This context manager instance is already activated. Use a different context "
+                               "manager instance for context nesting.")
+        self.saved = check_sparse_tensor_invariants._enabled
+        check_sparse_tensor_invariants._enabled = self.state
+        return self
+
+    def __exit__(self, *exc):
+        check_sparse_tensor_invariants._enabled = self.saved
+        self.saved = None
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapped(*args, **kwargs):
+            with check_sparse_tensor_invariants(self.state):
+                return fn(*args, **kwargs)
+        return wrapped

@@ -17,7 +17,10 @@ __all__: list[str] = []
 
 def _install(name: str, fn, method=None) -> None:
     """``fn`` becomes torch.<name> (and its aliases), a function of this module for the type stubs."""
+    from .memory import DIRECT
     rec = APIS[name]
+    if rec.fn in DIRECT:  # Tensor.<name>_ keeps its one-kernel form (memory.inplace looks it up by fn)
+        DIRECT[fn] = DIRECT[rec.fn]
     fn.__module__, fn.__name__, fn.__qualname__ = __name__, name, name
     globals()[name] = fn
     __all__.append(name)

@@ -66,6 +66,9 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
     if size[sd:] != dense_shape:
         raise RuntimeError(f"values has incorrect size, expected {list((nnz,) + size[sd:])}, got "
                            f"{list(vals.shape)}")
+    if check_invariants is None:
+        from ..sparse import check_sparse_tensor_invariants
+        check_invariants = check_sparse_tensor_invariants.is_enabled()
     if check_invariants and nnz:
         for d in range(sd):
             lo, hi = int(host[d].min()), int(host[d].max())

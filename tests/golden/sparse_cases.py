@@ -31,6 +31,10 @@ CASES: list[tuple] = [
     ("layouts", "out = (torch.strided, torch.sparse_coo, torch.zeros(2).layout, type(torch.strided).__name__, "
                 "torch.zeros(2).is_sparse)"),
     ("dense facts", "x = torch.ones(2, 3)\nout = (x.sparse_dim(), x.dense_dim(), x.to_dense() is x)"),
+    ("check_sparse_tensor_invariants", "c = torch.sparse.check_sparse_tensor_invariants\nseen = [c.is_enabled()]\n"
+     "with c():\n    seen.append(c.is_enabled())\n    ok = torch.sparse_coo_tensor([[1]], [1.], (2,), check_invariants=False)\n"
+     "seen.append(c.is_enabled())\nc.enable()\nseen.append(c.is_enabled())\nc.disable()\n"
+     "f = c()(lambda: c.is_enabled())\nout = (seen, f(), c.is_enabled(), ok)"),
     # ---- coalesce, to_dense, to_sparse -------------------------------------------------------------
     ("coalesce", S + "c = s.coalesce()\nout = (c, c.indices(), c.values(), c.is_coalesced(), c.coalesce() is c)"),
     ("to_dense", S + "out = s.to_dense()"),
@@ -156,6 +160,8 @@ ERRORS: list[tuple] = [
      "check_invariants=True)", "exact"),
     ("check_invariants negative", "torch.sparse_coo_tensor(torch.tensor([[-1, 0], [0, 0]]), torch.ones(2), (2, 3), "
      "check_invariants=True)", "exact"),
+    ("invariants enabled", "with torch.sparse.check_sparse_tensor_invariants():\n"
+     "    torch.sparse_coo_tensor([[5]], [1.], (2,))", "exact"),
     ("indices uncoalesced", S + "s.indices()", "exact"),
     ("values uncoalesced", S + "s.values()", "exact"),
     ("dense coalesce", "torch.ones(2).coalesce()", "exact"),
