@@ -9,7 +9,7 @@ from ._dtype import (bool, double, dtype, float, float16, float32, float64, get_
 from ._dtype import can_cast, finfo, iinfo, promote_types
 from .device import device, get_default_device, set_default_device
 from .tensor import Size, Tensor
-from ._layout import layout, sparse_coo, strided
+from .ops._layout import layout, sparse_coo, strided
 from ._legacy import BoolTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor
 from ._tensor_str import set_printoptions
 from . import autograd

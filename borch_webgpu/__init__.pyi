@@ -305,7 +305,7 @@ from .ops._torch_nn_loss import kl_div as kl_div
 from .ops.combine import kron as kron
 from .ops.extremes import kthvalue as kthvalue
 from .ops._torch_nn import layer_norm as layer_norm
-from ._layout import layout as layout
+from .ops._layout import layout as layout
 from .ops.binary_extra import lcm as lcm
 lcm_: Any
 from .ops.binary_extra import ldexp as ldexp
@@ -489,7 +489,7 @@ slogdet: Any
 from .ops.reduce import softmax as softmax
 from .ops.scan_sort import sort as sort
 from . import sparse as sparse
-from ._layout import sparse_coo as sparse_coo
+from .ops._layout import sparse_coo as sparse_coo
 from .ops.sparse_api import sparse_coo_tensor as sparse_coo_tensor
 from .ops.views import split as split
 from .ops.copies import split_copy as split_copy
@@ -504,7 +504,7 @@ from .ops.copies import squeeze_copy as squeeze_copy
 from .ops.shape import stack as stack
 from .ops.reduce import std as std
 from .ops.reduce import std_mean as std_mean
-from ._layout import strided as strided
+from .ops._layout import strided as strided
 from .ops.elementwise import sub as sub
 from .ops.elementwise import subtract as subtract
 from .ops.reduce import sum as sum

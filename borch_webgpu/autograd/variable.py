@@ -12,9 +12,12 @@ class _VariableMeta(type):
         return isinstance(other, Tensor)
 
     def __call__(cls, data=None, requires_grad: bool = False, volatile: bool = False) -> Tensor:
-        if data is None:
-            from ..ops.creation import tensor
-            data = tensor([])
+        if data is None:  # PyTorch's Variable(): an empty tensor of the default dtype
+            import numpy as np
+            from .. import _dtype
+            from ..device import backend_for, canonical
+            dt, dev = _dtype.get_default_dtype(), canonical(None)
+            data = Tensor._make(backend_for(dev).from_numpy(np.zeros(0, dt.storage_np), dt), (0,), dt, dev)
         if not isinstance(data, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
         if requires_grad:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 
-from .._sparse import VALUEWISE, SparseCooTensor
+from ._sparse import VALUEWISE, SparseCooTensor
 from ._registry import APIS
 
 __all__: list[str] = []
@@ -43,12 +43,12 @@ def _sparse_aware(name: str, sparse_fn) -> None:
 
 
 def _mm(input, mat2, *, out=None):
-    from .. import sparse
+    from . import sparse_fns as sparse
     return sparse._product(input, mat2, False)
 
 
 def _addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
-    from .. import sparse
+    from . import sparse_fns as sparse
     if input.__class__ is SparseCooTensor:
         raise NotImplementedError("addmm: a sparse 'input' (the added matrix) is not supported here; "
                                   "pass input.to_dense()")
@@ -56,14 +56,14 @@ def _addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
 
 
 def _matmul(input, other, *, out=None):
-    from .. import sparse
+    from . import sparse_fns as sparse
     if input.__class__ is SparseCooTensor:
         return sparse._matmul(input, other)
     return input.matmul(other._dense_operand())
 
 
 def _mv(input, vec, *, out=None):
-    from .. import sparse
+    from . import sparse_fns as sparse
     if input.__class__ is not SparseCooTensor or vec.__class__ is SparseCooTensor:
         raise NotImplementedError("mv: only a sparse matrix times a dense vector is supported here")
     return sparse._matmul(input, vec)

@@ -1,6 +1,6 @@
 """The public names of sparse COO tensors: ``torch.sparse_coo_tensor``, ``Tensor.layout``, ``to_sparse`` and
 ``to_dense``, and the COO methods as a dense tensor answers them (PyTorch's errors); the sparse tensor's own
-methods are ``borch_webgpu/_sparse.py``'s, and the torch functions that take a sparse tensor are
+methods are ``ops/_sparse.py``'s, and the torch functions that take a sparse tensor are
 ``_sparse_dispatch.py``'s."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._layout import strided
-from .._sparse import make_sparse
+from ._layout import strided
+from ._sparse import make_sparse
 from ..tensor import Tensor
 from ._registry import api
 
@@ -67,7 +67,7 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, pi
         raise RuntimeError(f"values has incorrect size, expected {list((nnz,) + size[sd:])}, got "
                            f"{list(vals.shape)}")
     if check_invariants is None:
-        from ..sparse import check_sparse_tensor_invariants
+        from .sparse_fns import check_sparse_tensor_invariants
         check_invariants = check_sparse_tensor_invariants.is_enabled()
     if check_invariants and nnz:
         for d in range(sd):
@@ -149,7 +149,7 @@ def to_sparse_coo(self: Tensor) -> Tensor:
 
 
 def _sparse_coo():
-    from .._layout import sparse_coo
+    from ._layout import sparse_coo
     return sparse_coo
 
 

@@ -16,10 +16,10 @@ import math
 
 import numpy as np
 
-from . import _dtype
+from .. import _dtype
 from ._layout import sparse_coo
-from ._sparse_base import _node, _op_name, refuse, sparse_repr
-from .tensor import Tensor
+from ._sparse_base import _node, _op_name, refuse
+from ..tensor import Tensor
 
 __all__ = ["SparseCooTensor", "make_sparse", "refuse"]
 
@@ -164,7 +164,7 @@ class SparseCooTensor(Tensor):
         """Sorted, unique indices; the values of repeated indices summed (``self`` when already coalesced)."""
         if self._sp_coalesced:
             return self
-        from .ops.creation import zeros
+        from .creation import zeros
         uniq, _, inv = self._unique()
         sd = self.sparse_dim()
         idx = np.array(np.unravel_index(uniq, self._shape[:sd]), np.int64).reshape(sd, -1)
@@ -175,7 +175,7 @@ class SparseCooTensor(Tensor):
 
     def to_dense(self, dtype=None, *, masked_grad=None) -> Tensor:
         """The dense tensor: zeros where no index is given, repeated indices summed (differentiable)."""
-        from .ops.creation import tensor, zeros
+        from .creation import tensor, zeros
         sd, v = self.sparse_dim(), self._sp_values
         rows = math.prod(self._shape[:sd])
         lin = tensor(self._linear(), dtype=_dtype.int64, device=v.device)
@@ -242,7 +242,7 @@ class SparseCooTensor(Tensor):
 
     def __add__(self, other):
         if isinstance(other, SparseCooTensor):
-            from .ops.shape import cat
+            from .shape import cat
             if other._shape != self._shape:
                 raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has size "
                                    f"{list(self._shape)} while other has size {list(other._shape)} (FYI: dense-sparse "
@@ -268,7 +268,7 @@ class SparseCooTensor(Tensor):
     def select(self, dim: int, index: int):
         """The slice at ``index`` along ``dim``: sparse while a sparse dim remains, else dense (the sum of the
         values at that index)."""
-        from .ops.creation import tensor
+        from .creation import tensor
         n = len(self._shape)
         if not -n <= dim < n:
             raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
@@ -329,22 +329,7 @@ class SparseCooTensor(Tensor):
         return make_sparse(self._sp_indices[order], self._sp_values.view(self._sp_values._shape), shape, False, idx,
                            fn="TransposeBackward0")
 
-    def sum(self, dim=None, keepdim: bool = False, dtype=None):
-        from . import sparse
-        if keepdim:
-            raise NotImplementedError("sum: keepdim=True is not supported for sparse tensors here")
-        return sparse.sum(self, dim, dtype=dtype)
-
-    # ---- products with a sparse left operand (dense-backed) -----------------------------------------
-    def mm(self, mat2: Tensor) -> Tensor:
-        from .sparse import _product
-        return _product(self, mat2, False)
-
-    def matmul(self, other: Tensor) -> Tensor:
-        from .sparse import _matmul
-        return _matmul(self, other)
-
-    __matmul__ = matmul
+    # sum, mm, matmul and @ are ops/sparse_fns.py's (set on this class there, with torch.sparse's functions)
 
     def __rmatmul__(self, other):
         if isinstance(other, Tensor):
@@ -367,14 +352,11 @@ class SparseCooTensor(Tensor):
     def __deepcopy__(self, memo):
         return self.clone()
 
-    def __repr__(self) -> str:
-        return sparse_repr(self)
-
-    __str__ = __repr__
+    # __repr__ / __str__: PyTorch's sparse repr, set by borch_webgpu/sparse.py (it prints through _tensor_str)
 
 
 def _idx_tensor(a: np.ndarray, like: Tensor) -> Tensor:
-    from .ops.creation import tensor
+    from .creation import tensor
     return tensor(np.ascontiguousarray(a, np.int64), dtype=_dtype.int64, device=like._sp_values.device)
 
 
