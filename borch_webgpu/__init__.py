@@ -10,6 +10,7 @@ from ._dtype import cdouble, cfloat, complex64, complex128
 from ._dtype import can_cast, finfo, iinfo, promote_types
 from .device import device, get_default_device, set_default_device
 from .tensor import Size, Tensor
+from .ops._layout import layout, sparse_coo, strided
 from ._legacy import BoolTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor
 from ._tensor_str import set_printoptions
 from . import autograd
@@ -23,7 +24,7 @@ from ._scope import keep, scope
 from ._assert import _assert
 from ._log import logged, set_log_sink
 from ._log import log_dispatch as log
-from . import cuda, fft, linalg, nn, return_types, testing, utils, webgpu
+from . import cuda, fft, linalg, nn, return_types, sparse, testing, utils, webgpu
 from . import onnx
 from . import optim
 from . import ao

@@ -12,7 +12,7 @@ from . import LongTensor as LongTensor
 from .tensor import Size as Size
 from .tensor import Tensor as Tensor
 from ._version import __version__ as __version__
-from .ops.unary import abs as abs
+from .ops._sparse_dispatch import abs as abs
 abs_: Any
 from .ops.unary import absolute as absolute
 from . import accelerator as accelerator
@@ -26,7 +26,7 @@ from .ops.elementwise import add as add
 from .ops.fused_extra import addbmm as addbmm
 from .ops.fused_extra import addcdiv as addcdiv
 from .ops.fused_extra import addcmul as addcmul
-from .ops.linalg import addmm as addmm
+from .ops._sparse_dispatch import addmm as addmm
 from .ops.fused_extra import addmv as addmv
 from .ops.fused_extra import _torch_addmv_ as addmv_
 from .ops.fused_extra import addr as addr
@@ -46,12 +46,12 @@ from .ops.creation import arange as arange
 from .ops.unary import arccos as arccos
 from .ops.special import arccosh as arccosh
 arccosh_: Any
-from .ops.unary import arcsin as arcsin
-from .ops.special import arcsinh as arcsinh
+from .ops._sparse_dispatch import asin as arcsin
+from .ops._sparse_dispatch import asinh as arcsinh
 arcsinh_: Any
-from .ops.unary import arctan as arctan
+from .ops._sparse_dispatch import atan as arctan
 from .ops.elementwise import arctan2 as arctan2
-from .ops.special import arctanh as arctanh
+from .ops._sparse_dispatch import atanh as arctanh
 arctanh_: Any
 from .ops.reduce import argmax as argmax
 from .ops.reduce import argmin as argmin
@@ -62,14 +62,14 @@ from .ops.copies import as_strided_copy as as_strided_copy
 from .ops.scatter_more import as_strided_scatter as as_strided_scatter
 from .ops.creation import as_tensor as as_tensor
 from .ops.creation_more import asarray as asarray
-from .ops.unary import asin as asin
+from .ops._sparse_dispatch import asin as asin
 asin_: Any
-from .ops.special import asinh as asinh
+from .ops._sparse_dispatch import asinh as asinh
 asinh_: Any
-from .ops.unary import atan as atan
+from .ops._sparse_dispatch import atan as atan
 from .ops.elementwise import atan2 as atan2
 atan_: Any
-from .ops.special import atanh as atanh
+from .ops._sparse_dispatch import atanh as atanh
 atanh_: Any
 from .ops.shape_more import atleast_1d as atleast_1d
 from .ops.shape_more import atleast_2d as atleast_2d
@@ -106,7 +106,7 @@ from .ops.combine import cartesian_prod as cartesian_prod
 from .ops.shape import cat as cat
 from .ops.combine import cdist as cdist
 from ._dtype import cdouble as cdouble
-from .ops.unary import ceil as ceil
+from .ops._sparse_dispatch import ceil as ceil
 ceil_: Any
 from .ops._torch_nn import celu as celu
 from .ops._nn_act import celu_ as celu_
@@ -164,7 +164,7 @@ from .ops.scan_sort import cumprod as cumprod
 from .ops.scan_sort import cumsum as cumsum
 from .ops.stats import cumulative_trapezoid as cumulative_trapezoid
 from .ops.random import default_generator as default_generator
-from .ops.special import deg2rad as deg2rad
+from .ops._sparse_dispatch import deg2rad as deg2rad
 deg2rad_: Any
 from .ops._linalg_solve import det as det
 from .ops.tensor_meta import detach as detach
@@ -181,8 +181,8 @@ from .ops.shape_more import diff as diff
 from .ops.special import digamma as digamma
 from .ops.fused_extra import dist as dist
 from . import distributions as distributions
-from .ops.elementwise import div as div
-from .ops.elementwise import divide as divide
+from .ops._sparse_dispatch import div as div
+from .ops._sparse_dispatch import div as divide
 from .ops.linalg import dot as dot
 from ._dtype import double as double
 from .ops._torch_nn import dropout as dropout
@@ -192,6 +192,7 @@ from .ops.shape_more import dstack as dstack
 from ._dtype import dtype as dtype
 from .ops._einsum import einsum as einsum
 from .ops._torch_nn import embedding as embedding
+from .ops._nn_bag_aten import embedding_bag as embedding_bag
 from .ops.creation import empty as empty
 from .ops.creation import empty_like as empty_like
 from .ops.creation_more import empty_permuted as empty_permuted
@@ -199,7 +200,7 @@ from .ops.creation_more import empty_strided as empty_strided
 from .autograd.grad_mode import enable_grad as enable_grad
 from .ops.elementwise import eq as eq
 from .ops.compare import equal as equal
-from .ops.unary import erf as erf
+from .ops._sparse_dispatch import erf as erf
 erf_: Any
 from .ops.special import erfc as erfc
 erfc_: Any
@@ -209,7 +210,7 @@ from .ops.unary import exp2 as exp2
 exp2_: Any
 exp_: Any
 from .ops.copies import expand_copy as expand_copy
-from .ops.unary import expm1 as expm1
+from .ops._sparse_dispatch import expm1 as expm1
 expm1_: Any
 from .ops.creation import eye as eye
 from .ops._torch_nn import feature_alpha_dropout as feature_alpha_dropout
@@ -220,7 +221,7 @@ from . import fft as fft
 from .ops.creation_more import fill as fill
 from .ops.memory import fill_ as fill_
 from ._dtype import finfo as finfo
-from .ops.unary import fix as fix
+from .ops._sparse_dispatch import trunc as fix
 fix_: Any
 from .ops.views import flatten as flatten
 from .ops.shape import flip as flip
@@ -231,13 +232,13 @@ from ._dtype import float16 as float16
 from ._dtype import float32 as float32
 from ._dtype import float64 as float64
 from .ops.binary_extra import float_power as float_power
-from .ops.unary import floor as floor
+from .ops._sparse_dispatch import floor as floor
 floor_: Any
 from .ops.elementwise import floor_divide as floor_divide
 from .ops.elementwise import fmax as fmax
 from .ops.elementwise import fmin as fmin
 from .ops.elementwise import fmod as fmod
-from .ops.unary import frac as frac
+from .ops._sparse_dispatch import frac as frac
 frac_: Any
 from .ops.special import frexp as frexp
 from .ops.creation import from_numpy as from_numpy
@@ -314,8 +315,8 @@ from .ops.type_queries import is_tensor as is_tensor
 from .ops.compare import isclose as isclose
 from .ops.unary import isfinite as isfinite
 from .ops.binary_extra import isin as isin
-from .ops.unary import isinf as isinf
-from .ops.unary import isnan as isnan
+from .ops._sparse_dispatch import isinf as isinf
+from .ops._sparse_dispatch import isnan as isnan
 from .ops.special import isneginf as isneginf
 from .ops.special import isposinf as isposinf
 from .ops.special import isreal as isreal
@@ -325,6 +326,7 @@ from .ops._torch_nn_loss import kl_div as kl_div
 from .ops.combine import kron as kron
 from .ops.extremes import kthvalue as kthvalue
 from .ops._torch_nn import layer_norm as layer_norm
+from .ops._layout import layout as layout
 from .ops.binary_extra import lcm as lcm
 lcm_: Any
 from .ops.binary_extra import ldexp as ldexp
@@ -340,7 +342,7 @@ from .serialization import load as load
 from ._log import log_dispatch as log
 from .ops.unary import log10 as log10
 log10_: Any
-from .ops.unary import log1p as log1p
+from .ops._sparse_dispatch import log1p as log1p
 log1p_: Any
 from .ops.unary import log2 as log2
 log2_: Any
@@ -367,7 +369,7 @@ from .ops._torch_nn_loss import margin_ranking_loss as margin_ranking_loss
 from .ops.indexing import masked_fill as masked_fill
 from .ops.index_extra import masked_scatter as masked_scatter
 from .ops.indexing import masked_select as masked_select
-from .ops.linalg import matmul as matmul
+from .ops._sparse_dispatch import matmul as matmul
 from .ops._linalg_more import matrix_exp as matrix_exp
 from .ops._linalg_solve import matrix_power as matrix_power
 from .ops.reduce import max as max
@@ -381,17 +383,17 @@ from .ops.reduce_extra import median as median
 from .ops.combine import meshgrid as meshgrid
 from .ops.reduce import min as min
 from .ops.elementwise import minimum as minimum
-from .ops.linalg import mm as mm
+from .ops._sparse_dispatch import mm as mm
 from .ops.reduce_extra import mode as mode
 from .ops.views import movedim as moveaxis
 from .ops.views import movedim as movedim
 from .ops.scan_sort import msort as msort
-from .ops.elementwise import mul as mul
+from .ops._sparse_dispatch import mul as mul
 from .ops.random import multinomial as multinomial
-from .ops.elementwise import multiply as multiply
-from .ops.linalg import mv as mv
+from .ops._sparse_dispatch import mul as multiply
+from .ops._sparse_dispatch import mv as mv
 from .ops.special import mvlgamma as mvlgamma
-from .ops.unary import nan_to_num as nan_to_num
+from .ops._sparse_dispatch import nan_to_num as nan_to_num
 nan_to_num_: Any
 from .ops.reduce_extra import nanmean as nanmean
 from .ops.stats import nanmedian as nanmedian
@@ -401,9 +403,9 @@ from .ops.views import narrow as narrow
 from .ops.copies import narrow_copy as narrow_copy
 from .ops._nn_extra import native_channel_shuffle as native_channel_shuffle
 from .ops.elementwise import ne as ne
-from .ops.unary import neg as neg
+from .ops._sparse_dispatch import neg as neg
 neg_: Any
-from .ops.unary import negative as negative
+from .ops._sparse_dispatch import negative as negative
 negative_: Any
 from .ops.binary_extra import nextafter as nextafter
 from . import nn as nn
@@ -430,14 +432,14 @@ from .ops.random_more import poisson as poisson
 from .ops._torch_nn_loss import poisson_nll_loss as poisson_nll_loss
 from .ops.complex import polar as polar
 from .ops.special import polygamma as polygamma
-from .ops.special import positive as positive
+from .ops._sparse_dispatch import positive as positive
 from .ops.elementwise import pow as pow
 from .ops._nn_act import prelu as prelu
 from .ops.reduce import prod as prod
 from ._dtype import promote_types as promote_types
 from .ops.scatter_more import put as put
 from .ops.reduce_extra import quantile as quantile
-from .ops.special import rad2deg as rad2deg
+from .ops._sparse_dispatch import rad2deg as rad2deg
 rad2deg_: Any
 from .ops.random import rand as rand
 from .ops.random import rand_like as rand_like
@@ -451,7 +453,7 @@ from .ops.index_extra import ravel as ravel
 from .ops.complex import real as real
 from .ops.unary import reciprocal as reciprocal
 reciprocal_: Any
-from .ops.unary import relu as relu
+from .ops._sparse_dispatch import relu as relu
 from .ops._nn_act import relu_ as relu_
 from .ops.elementwise import remainder as remainder
 from .ops.fused_extra import renorm as renorm
@@ -465,7 +467,7 @@ from . import return_types as return_types
 from .ops._nn_act import rms_norm as rms_norm
 from .ops.shape import roll as roll
 from .ops.shape_more import rot90 as rot90
-from .ops.unary import round as round
+from .ops._sparse_dispatch import round as round
 from .ops.unary import round_ as round_
 from .ops.shape_more import row_stack as row_stack
 from .ops._torch_nn import rrelu as rrelu
@@ -498,36 +500,40 @@ from .autograd.grad_mode import set_grad_enabled as set_grad_enabled
 from ._log import set_log_sink as set_log_sink
 from ._tensor_str import set_printoptions as set_printoptions
 from .ops.random import set_rng_state as set_rng_state
-from .ops.special import sgn as sgn
+from .ops._sparse_dispatch import sgn as sgn
 from ._dtype import short as short
 from .ops.unary import sigmoid as sigmoid
 sigmoid_: Any
-from .ops.unary import sign as sign
-from .ops.special import signbit as signbit
-from .ops.unary import sin as sin
+from .ops._sparse_dispatch import sign as sign
+from .ops._sparse_dispatch import signbit as signbit
+from .ops._sparse_dispatch import sin as sin
 sin_: Any
 from .ops.special import sinc as sinc
 sinc_: Any
-from .ops.unary import sinh as sinh
+from .ops._sparse_dispatch import sinh as sinh
 sinh_: Any
 from .ops.copies import slice_copy as slice_copy
 from .ops.scatter_more import slice_scatter as slice_scatter
 slogdet: Any
 from .ops.reduce import softmax as softmax
 from .ops.scan_sort import sort as sort
+from . import sparse as sparse
+from .ops._layout import sparse_coo as sparse_coo
+from .ops.sparse_api import sparse_coo_tensor as sparse_coo_tensor
 from .ops.views import split as split
 from .ops.copies import split_copy as split_copy
 from .ops.splits import split_with_sizes as split_with_sizes
 from .ops.copies import split_with_sizes_copy as split_with_sizes_copy
-from .ops.unary import sqrt as sqrt
+from .ops._sparse_dispatch import sqrt as sqrt
 sqrt_: Any
-from .ops.unary import square as square
+from .ops._sparse_dispatch import square as square
 square_: Any
 from .ops.views import squeeze as squeeze
 from .ops.copies import squeeze_copy as squeeze_copy
 from .ops.shape import stack as stack
 from .ops.reduce import std as std
 from .ops.reduce import std_mean as std_mean
+from .ops._layout import strided as strided
 from .ops.elementwise import sub as sub
 from .ops.elementwise import subtract as subtract
 from .ops.reduce import sum as sum
@@ -538,9 +544,9 @@ from .ops.views import t as t
 from .ops.copies import t_copy as t_copy
 from .ops.subscript import take as take
 from .ops.index_extra import take_along_dim as take_along_dim
-from .ops.unary import tan as tan
+from .ops._sparse_dispatch import tan as tan
 tan_: Any
-from .ops.unary import tanh as tanh
+from .ops._sparse_dispatch import tanh as tanh
 tanh_: Any
 from .ops.creation import tensor as tensor
 from .ops.splits import tensor_split as tensor_split
@@ -560,8 +566,8 @@ from .ops.creation_more import tril_indices as tril_indices
 from .ops._torch_nn_loss import triplet_margin_loss as triplet_margin_loss
 from .ops.indexing import triu as triu
 from .ops.creation_more import triu_indices as triu_indices
-from .ops.elementwise import true_divide as true_divide
-from .ops.unary import trunc as trunc
+from .ops._sparse_dispatch import div as true_divide
+from .ops._sparse_dispatch import trunc as trunc
 trunc_: Any
 from .ops.tensor_meta import typename as typename
 from ._dtype import uint8 as uint8

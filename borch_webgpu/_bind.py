@@ -30,7 +30,7 @@ OP_MODULES = ("autograd.graph", "autograd.engine", "ops.creation", "ops.memory",
               "ops.random", "ops.compare", "ops.type_queries", "ops._nn_distance",
               "ops._torch_nn", "ops._torch_nn_loss",  # torch.conv2d, torch.batch_norm, torch.kl_div, ... (nn ops)
               "ops.shape_more", "ops.splits", "ops.scatter_more", "ops.tensor_meta", "ops.complex", "ops.copies", "ops.creation_more", "ops.stats", "ops.numgrad",
-              "ops.random_more",
+              "ops.random_more", "ops.sparse_api", "ops._sparse_dispatch", "ops._nn_bag_aten",
               "_tensor_str")
 
 _CORE = frozenset(vars(Tensor))  # what tensor.py itself defines

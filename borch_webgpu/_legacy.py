@@ -92,3 +92,39 @@ Example::
     >>> torch.BoolTensor([1, 0])
     tensor([ True, False])
 """)
+
+
+class _CudaTensorType(type):
+    """``torch.cuda.FloatTensor`` and friends: here 'cuda' is the WebGPU device, so they make tensors there;
+    where WebGPU is not available they raise what PyTorch built without CUDA raises."""
+    dtype: _dtype.dtype
+
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj.device.type == "webgpu"
+
+    def __call__(cls, *args) -> Tensor:
+        from . import webgpu
+        if not webgpu.is_available():
+            raise TypeError(f"type torch.cuda.{cls.__name__} not available. Torch not compiled with CUDA enabled.")
+        return _LegacyTensorType.__call__(_CPU_TYPES[cls.__name__], *args, device="webgpu")
+
+    def __repr__(cls) -> str:
+        return f"<class 'torch.cuda.{cls.__name__}'>"
+
+
+_CPU_TYPES = {"FloatTensor": FloatTensor, "DoubleTensor": DoubleTensor, "HalfTensor": HalfTensor,
+              "LongTensor": LongTensor, "IntTensor": IntTensor, "BoolTensor": BoolTensor,
+              "ShortTensor": _legacy("ShortTensor", _dtype.int16, "int16."),
+              "CharTensor": _legacy("CharTensor", _dtype.int8, "int8."),
+              "ByteTensor": _legacy("ByteTensor", _dtype.uint8, "uint8.")}
+
+
+def cuda_types() -> dict:
+    """The ``torch.cuda.<Type>Tensor`` classes, one per dtype of ``_CPU_TYPES``."""
+    out = {}
+    for name, cpu in _CPU_TYPES.items():
+        doc = (f"``torch.cuda.{name}``: a {cpu.dtype} tensor on the WebGPU device ('cuda' here); without WebGPU, "
+               f"PyTorch's TypeError.\n\n    Example::\n\n        >>> import borch_webgpu as torch\n"
+               f"        >>> isinstance(torch.ones(1, device='cpu'), torch.cuda.{name})\n        False\n    ")
+        out[name] = _CudaTensorType(name, (), {"dtype": cpu.dtype, "__doc__": doc, "__module__": "borch_webgpu.cuda"})
+    return out

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys as _sys
 
 from . import webgpu as _w
-from ._cuda_legacy import BoolTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor
+from ._legacy import cuda_types as _cuda_types
 from .amp import _cuda_amp as amp  # torch.cuda.amp: the deprecated autocast and GradScaler
 from ._cuda_graphs import (CUDAGraph, Stream, current_stream, default_stream, graph, graph_pool_handle,
                            make_graphed_callables, stream)
@@ -13,7 +13,11 @@ __all__ = ["is_available", "device_count", "current_device", "get_device_name", 
            "manual_seed_all", "memory_allocated", "max_memory_allocated", "memory_reserved", "empty_cache",
            "reset_peak_memory_stats", "CUDAGraph", "graph", "make_graphed_callables", "Stream", "stream",
            "current_stream", "default_stream", "graph_pool_handle", "set_sync_debug_mode", "get_sync_debug_mode",
-           "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "BoolTensor", "amp"]
+           "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "BoolTensor", "ShortTensor",
+           "CharTensor", "ByteTensor", "amp"]
+
+# the legacy typed constructors (torch.cuda.FloatTensor(2), isinstance(t, torch.cuda.FloatTensor))
+globals().update(_cuda_types())
 # so that ``from torch.cuda.amp import GradScaler`` imports (also through the ``import torch`` alias, which
 # needs this module to look like a package: an empty __path__ finds nothing else)
 _sys.modules[__name__ + ".amp"] = amp

@@ -57,6 +57,7 @@ NAMESPACES = {
     "torch.optim.lr_scheduler": "module",
     "torch.optim.swa_utils": "module",
     "torch.linalg": "module",
+    "torch.sparse": "module",
     "torch.testing": "module",
     "torch.autograd": "module",
     "torch.cuda": "module",
