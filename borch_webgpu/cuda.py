@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys as _sys
 
 from . import webgpu as _w
+from .device.webgpu import OutOfMemoryError
 from ._legacy import cuda_types as _cuda_types
 from .amp import _cuda_amp as amp  # torch.cuda.amp: the deprecated autocast and GradScaler
 from ._cuda_graphs import (CUDAGraph, Stream, current_stream, default_stream, graph, graph_pool_handle,
@@ -14,7 +15,7 @@ __all__ = ["is_available", "device_count", "current_device", "get_device_name", 
            "reset_peak_memory_stats", "CUDAGraph", "graph", "make_graphed_callables", "Stream", "stream",
            "current_stream", "default_stream", "graph_pool_handle", "set_sync_debug_mode", "get_sync_debug_mode",
            "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor", "BoolTensor", "ShortTensor",
-           "CharTensor", "ByteTensor", "amp"]
+           "CharTensor", "ByteTensor", "amp", "OutOfMemoryError"]
 
 # the legacy typed constructors (torch.cuda.FloatTensor(2), isinstance(t, torch.cuda.FloatTensor))
 globals().update(_cuda_types())

@@ -46,8 +46,24 @@ def bucket(nbytes: int) -> int:
     return (n + step - 1) // step * step
 
 
+def _mib(n: int) -> str:
+    return f"{n / (1 << 20):.2f} MiB"
+
+
 class GPUError(RuntimeError):
     pass
+
+
+class OutOfMemoryError(RuntimeError):
+    """PyTorch's ``torch.OutOfMemoryError`` (``torch.cuda.OutOfMemoryError``): the adapter cannot hold a
+    buffer of the size asked for, or the GPU ran out of memory creating one. The message names the request
+    and the adapter's limits.
+
+    Example::
+
+        >>> issubclass(torch.OutOfMemoryError, RuntimeError)
+        True
+    """
 
 
 class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
@@ -102,8 +118,9 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
         data written into it stays a constant of the graph)."""
         size = bucket(nbytes)
         if size > self.max_buffer:
-            raise RuntimeError(f"WebGPU out of memory: a tensor of {nbytes} bytes exceeds this adapter's "
-                               f"maxBufferSize ({self.max_buffer} bytes)")
+            raise OutOfMemoryError(f"WebGPU out of memory: tried to allocate {_mib(nbytes)} ({nbytes} bytes); a buffer "
+                                   f"of this adapter holds at most {_mib(self.max_buffer)} (maxBufferSize), "
+                                   f"{_mib(self.live_bytes)} are allocated now")
         cap = capture._active
         if cap is not None and not fresh:
             own = cap.pool.get(size)
@@ -227,6 +244,10 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
     def check_errors(self, what: str) -> None:
         errs = str(self._call("takeErrors"))
         if errs:
+            if "out of GPU memory" in errs:   # js/gpu.mjs createBuffer's out-of-memory error scope
+                raise OutOfMemoryError(f"{what}: WebGPU out of memory: {errs.splitlines()[0]}; "
+                                       f"{_mib(self.live_bytes)} were allocated, the adapter's largest buffer is "
+                                       f"{_mib(self.max_buffer)} (maxBufferSize)")
             raise GPUError(f"{what}: the GPU reported an error: {errs}")
 
     # ---- pipelines ------------------------------------------------------------------------------

@@ -128,3 +128,21 @@ def test_cuda_visible_devices_empty_hides_the_gpu():
     assert "CUDA_VISIBLE_DEVICES=''" in hidden_by_env({"CUDA_VISIBLE_DEVICES": ""})
     assert hidden_by_env({"CUDA_VISIBLE_DEVICES": "-1"})
     assert hidden_by_env({"CUDA_VISIBLE_DEVICES": "0"}) is None and hidden_by_env({}) is None
+
+
+def test_a_gpu_out_of_memory_report_raises_out_of_memory_error():
+    """js/gpu.mjs reports a createBuffer that failed its out-of-memory error scope; the next check raises
+    torch.OutOfMemoryError (torch.cuda's too), not a generic GPU error."""
+    import pytest
+    import borch_webgpu as torch
+    from borch_webgpu.device.webgpu import Runtime
+    rt = Runtime.__new__(Runtime)
+    rt._call = lambda name, *a: "out of GPU memory creating a buffer of 1048576 bytes"
+    rt.live_bytes, rt.max_buffer = 3 << 20, 1 << 28
+    with pytest.raises(torch.cuda.OutOfMemoryError, match=r"read: WebGPU out of memory: out of GPU memory creating a "
+                       r"buffer of 1048576 bytes; 3.00 MiB were allocated"):
+        rt.check_errors("read")
+    rt._call = lambda name, *a: "GPU device lost: destroyed: "
+    with pytest.raises(RuntimeError, match="GPU device lost") as e:
+        rt.check_errors("read")
+    assert not isinstance(e.value, torch.OutOfMemoryError)

@@ -1,0 +1,34 @@
+"""Issue 12 item 6, out of memory on WebGPU in Chromium (SwiftShader here: a CPU, not a GPU): a tensor larger
+than the adapter's largest buffer raises ``torch.OutOfMemoryError`` (also ``torch.cuda.OutOfMemoryError``,
+a RuntimeError, as PyTorch's) naming the request and the adapter's limit, and the runtime goes on working:
+nothing the user made before is lost."""
+from __future__ import annotations
+
+import json
+
+SCRIPT = r"""
+import json
+import borch_webgpu as torch
+from borch_webgpu.device.gpu_backend import backend
+keep = torch.arange(6.0).reshape(2, 3)
+limit = backend().rt.max_buffer
+out = {"limit": limit}
+try:
+    torch.empty(limit // 4 + 1024)          # float32: past maxBufferSize by 4 KiB
+    out["raised"] = None
+except torch.cuda.OutOfMemoryError as e:
+    out["raised"] = [type(e).__name__, isinstance(e, RuntimeError), str(e)]
+out["after"] = (keep * 2).sum().item()
+out["new"] = torch.ones(1000).sum().item()
+print(json.dumps(out))
+"""
+
+
+def test_out_of_memory_names_the_request_and_the_runtime_goes_on(browser):
+    code, out, err = browser.run(SCRIPT, timeout_s=300)
+    assert code == 0, err[-3000:]
+    r = json.loads(out.strip().splitlines()[-1])
+    name, is_runtime, msg = r["raised"]
+    assert name == "OutOfMemoryError" and is_runtime, r
+    assert f"({r['limit'] // 4 * 4 + 4096} bytes)" in msg and "maxBufferSize" in msg, msg
+    assert r["after"] == 30.0 and r["new"] == 1000.0, r
