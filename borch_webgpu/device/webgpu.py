@@ -226,6 +226,7 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
                 raise
             except Exception as err:
                 if _ffi.is_js_error(err):
+                    self._raise_if_lost(what)
                     raise GPUError(f"{what}: reading back from the GPU failed: {err}") from None
                 raise
             return self._finish_read(_ffi.as_py_bytes(data), nbytes, what, serial, nslots, bid)
@@ -241,9 +242,18 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
         data = await self._call("read", bid, byte_offset, nbytes, self.err_buffer, 16 * (1 + nslots))
         return self._finish_read(_ffi.as_py_bytes(data), nbytes, what, serial, nslots, bid)
 
+    def _raise_if_lost(self, what: str) -> None:
+        """A clear RuntimeError once the device is lost (js/gpu.mjs records GPUDevice.lost's reason)."""
+        reason = self.js.state.lost
+        if reason:
+            raise GPUError(f"{what}: the WebGPU device was lost ({reason}); the tensors on it are gone. Reload the page "
+                           "(or run the script again) to start a new device.")
+
     def check_errors(self, what: str) -> None:
         errs = str(self._call("takeErrors"))
         if errs:
+            if "GPU device lost: " in errs:
+                self._raise_if_lost(what)
             if "out of GPU memory" in errs:   # js/gpu.mjs createBuffer's out-of-memory error scope
                 raise OutOfMemoryError(f"{what}: WebGPU out of memory: {errs.splitlines()[0]}; "
                                        f"{_mib(self.live_bytes)} were allocated, the adapter's largest buffer is "

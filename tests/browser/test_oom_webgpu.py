@@ -32,3 +32,33 @@ def test_out_of_memory_names_the_request_and_the_runtime_goes_on(browser):
     assert name == "OutOfMemoryError" and is_runtime, r
     assert f"({r['limit'] // 4 * 4 + 4096} bytes)" in msg and "maxBufferSize" in msg, msg
     assert r["after"] == 30.0 and r["new"] == 1000.0, r
+
+
+LOST = r"""
+import json
+import borch_webgpu as torch
+from borch_webgpu.device.gpu_backend import backend
+x = torch.ones(100)
+out = {"before": (x * 2).sum().item()}
+backend().rt.js.state.device.destroy()      # what a driver reset does to the page's device
+for what in ("item", "again", "new tensor"):
+    try:
+        y = torch.ones(10) if what == "new tensor" else x * 3
+        out[what] = y.sum().item()
+    except Exception as e:
+        out[what] = [type(e).__name__, isinstance(e, RuntimeError), str(e)]
+print(json.dumps(out))
+"""
+
+
+def test_a_lost_device_gives_a_clear_runtime_error_and_nothing_hangs(browser):
+    """Issue 12 item 6: after GPUDevice.destroy() every read raises a RuntimeError that says the device
+    was lost and what to do, at once (no hang), never a raw JavaScript error."""
+    code, out, err = browser.run(LOST, timeout_s=120)
+    assert code == 0, err[-3000:]
+    r = json.loads(out.strip().splitlines()[-1])
+    assert r["before"] == 200.0
+    for what in ("item", "again", "new tensor"):
+        name, is_runtime, msg = r[what]
+        assert is_runtime and msg.startswith("Tensor.item(): the WebGPU device was lost ("), (what, r[what])
+        assert "Reload the page" in msg and "at " not in msg.split(")", 1)[1], (what, msg)

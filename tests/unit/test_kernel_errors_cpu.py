@@ -142,7 +142,10 @@ def test_a_gpu_out_of_memory_report_raises_out_of_memory_error():
     with pytest.raises(torch.cuda.OutOfMemoryError, match=r"read: WebGPU out of memory: out of GPU memory creating a "
                        r"buffer of 1048576 bytes; 3.00 MiB were allocated"):
         rt.check_errors("read")
+    import types
     rt._call = lambda name, *a: "GPU device lost: destroyed: "
-    with pytest.raises(RuntimeError, match="GPU device lost") as e:
+    rt.js = types.SimpleNamespace(state=types.SimpleNamespace(lost="destroyed: "))
+    with pytest.raises(RuntimeError, match=r"read: the WebGPU device was lost \(destroyed: \); the tensors on it are "
+                       "gone. Reload the page") as e:
         rt.check_errors("read")
     assert not isinstance(e.value, torch.OutOfMemoryError)
