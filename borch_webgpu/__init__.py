@@ -9,7 +9,7 @@ from ._dtype import (bfloat16, bool, double, dtype, float, float16, float32, flo
 from ._dtype import cdouble, cfloat, complex64, complex128
 from ._dtype import can_cast, finfo, iinfo, promote_types
 from .device import device, get_default_device, set_default_device
-from .device.webgpu import OutOfMemoryError
+from .device.gpu_errors import OutOfMemoryError
 from .tensor import Size, Tensor
 from .ops._layout import layout, sparse_coo, strided
 from ._legacy import BoolTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor

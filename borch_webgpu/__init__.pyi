@@ -9,7 +9,7 @@ from .ops.random import Generator as Generator
 from . import HalfTensor as HalfTensor
 from . import IntTensor as IntTensor
 from . import LongTensor as LongTensor
-from .device.webgpu import OutOfMemoryError as OutOfMemoryError
+from .device.gpu_errors import OutOfMemoryError as OutOfMemoryError
 from .tensor import Size as Size
 from .tensor import Tensor as Tensor
 from ._version import __version__ as __version__

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys as _sys
 
 from . import webgpu as _w
-from .device.webgpu import OutOfMemoryError
+from .device.gpu_errors import OutOfMemoryError
 from ._legacy import cuda_types as _cuda_types
 from .amp import _cuda_amp as amp  # torch.cuda.amp: the deprecated autocast and GradScaler
 from ._cuda_graphs import (CUDAGraph, Stream, current_stream, default_stream, graph, graph_pool_handle,

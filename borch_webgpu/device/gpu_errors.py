@@ -79,6 +79,26 @@ def launch_blocking_from_env(environ=None) -> bool:
     return (os.environ if environ is None else environ).get(ENV_LAUNCH_BLOCKING, "") == "1"
 
 
+class GPUError(RuntimeError):
+    pass
+
+
+def _mib(n: int) -> str:
+    return f"{n / (1 << 20):.2f} MiB"
+
+
+class OutOfMemoryError(RuntimeError):
+    """PyTorch's ``torch.OutOfMemoryError`` (``torch.cuda.OutOfMemoryError``): the adapter cannot hold a
+    buffer of the size asked for, or the GPU ran out of memory creating one. The message names the request
+    and the adapter's limits.
+
+    Example::
+
+        >>> issubclass(torch.OutOfMemoryError, RuntimeError)
+        True
+    """
+
+
 class KernelErrors:
     """Error sites, the check at reads, scope ends and (launch blocking) after each op; sync debug mode.
     Mixed into :class:`~borch_webgpu.device.webgpu.Runtime`, which owns ``err_buffer``."""
@@ -190,3 +210,21 @@ class KernelErrors:
             warnings.warn_explicit(f"called a synchronizing WebGPU operation: {what}", UserWarning, name, line)
         elif self.sync_debug_mode == 2:
             raise RuntimeError(f"called a synchronizing WebGPU operation: {what}")
+
+    def _raise_if_lost(self, what: str) -> None:
+        """A clear RuntimeError once the device is lost (js/gpu.mjs records GPUDevice.lost's reason)."""
+        reason = self.js.state.lost
+        if reason:
+            raise GPUError(f"{what}: the WebGPU device was lost ({reason}); the tensors on it are gone. Reload the page "
+                           "(or run the script again) to start a new device.")
+
+    def check_errors(self, what: str) -> None:
+        errs = str(self._call("takeErrors"))
+        if errs:
+            if "GPU device lost: " in errs:
+                self._raise_if_lost(what)
+            if "out of GPU memory" in errs:   # js/gpu.mjs createBuffer's out-of-memory error scope
+                raise OutOfMemoryError(f"{what}: WebGPU out of memory: {errs.splitlines()[0]}; "
+                                       f"{_mib(self.live_bytes)} were allocated, the adapter's largest buffer is "
+                                       f"{_mib(self.max_buffer)} (maxBufferSize)")
+            raise GPUError(f"{what}: the GPU reported an error: {errs}")

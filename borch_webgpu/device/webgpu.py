@@ -27,7 +27,7 @@ from collections import OrderedDict
 import numpy as np
 
 from . import _ffi, capture, kernels
-from .gpu_errors import KernelErrors
+from .gpu_errors import GPUError, KernelErrors, OutOfMemoryError, _mib
 from .gpu_int64_promote import SLOTS, Int64Promotion
 from .gpu_replay import GraphRuntime
 
@@ -44,26 +44,6 @@ def bucket(nbytes: int) -> int:
     n = max(256, (nbytes + 3) & ~3)
     step = 1 << max(8, n.bit_length() - 4)
     return (n + step - 1) // step * step
-
-
-def _mib(n: int) -> str:
-    return f"{n / (1 << 20):.2f} MiB"
-
-
-class GPUError(RuntimeError):
-    pass
-
-
-class OutOfMemoryError(RuntimeError):
-    """PyTorch's ``torch.OutOfMemoryError`` (``torch.cuda.OutOfMemoryError``): the adapter cannot hold a
-    buffer of the size asked for, or the GPU ran out of memory creating one. The message names the request
-    and the adapter's limits.
-
-    Example::
-
-        >>> issubclass(torch.OutOfMemoryError, RuntimeError)
-        True
-    """
 
 
 class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
@@ -241,24 +221,6 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
         serial, nslots = self.fallible, self.i64_next - 1
         data = await self._call("read", bid, byte_offset, nbytes, self.err_buffer, 16 * (1 + nslots))
         return self._finish_read(_ffi.as_py_bytes(data), nbytes, what, serial, nslots, bid)
-
-    def _raise_if_lost(self, what: str) -> None:
-        """A clear RuntimeError once the device is lost (js/gpu.mjs records GPUDevice.lost's reason)."""
-        reason = self.js.state.lost
-        if reason:
-            raise GPUError(f"{what}: the WebGPU device was lost ({reason}); the tensors on it are gone. Reload the page "
-                           "(or run the script again) to start a new device.")
-
-    def check_errors(self, what: str) -> None:
-        errs = str(self._call("takeErrors"))
-        if errs:
-            if "GPU device lost: " in errs:
-                self._raise_if_lost(what)
-            if "out of GPU memory" in errs:   # js/gpu.mjs createBuffer's out-of-memory error scope
-                raise OutOfMemoryError(f"{what}: WebGPU out of memory: {errs.splitlines()[0]}; "
-                                       f"{_mib(self.live_bytes)} were allocated, the adapter's largest buffer is "
-                                       f"{_mib(self.max_buffer)} (maxBufferSize)")
-            raise GPUError(f"{what}: the GPU reported an error: {errs}")
 
     # ---- pipelines ------------------------------------------------------------------------------
     def layout(self, mask: str) -> int:
