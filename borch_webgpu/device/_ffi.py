@@ -53,7 +53,20 @@ def wait(promise, what: str):
             f"{what} needs to wait for the GPU, and this Python code cannot block here. "
             "Run it with pyodide.runPythonAsync (the borch_webgpu runner, playground and lessons do), "
             "or use the async form, e.g. `await t.numpy_async()` / `await t.item_async()`.")
-    return run_sync(promise)
+    out = run_sync(promise)
+    _check_interrupt()
+    return out
+
+
+def _check_interrupt() -> None:
+    """The playground's Stop (its interrupt buffer at 2, web/js/worker.mjs) raises here, right after the
+    wait: Pyodide's own check could miss a Stop that came while Python was suspended in the wait, and the
+    page then killed the worker."""
+    import js  # type: ignore[import-not-found]
+    buf = getattr(js, "borchInterrupt", None)
+    if buf is not None and buf[0] == 2:
+        buf[0] = 0
+        raise KeyboardInterrupt
 
 
 def as_py_bytes(js_u8) -> bytes:

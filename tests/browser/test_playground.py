@@ -413,12 +413,15 @@ def test_boot_progress_and_the_cpu_switch(pg, text_log):
 def test_stop_interrupts_a_loop_that_reads_values(pg):
     """Issue 12 item 7: Stop lands while Python waits in a blocking GPU read (.item()), not only between
     bytecodes; the worker survives (same process, no restart) and its GPU device reads again."""
-    pg.set_code("import borch_webgpu as torch\nx = torch.randn(64, 64)\nprint('reading', flush=True)\n"
+    pg.page.goto(pg.base + "playground/")   # on WebGPU (an earlier test may have left ?device=cpu)
+    pg.wait_ready()
+    pg.set_code("import borch_webgpu as torch\nx = torch.randn(64, 64)\nprint('reading on', x.device, flush=True)\n"
                 "while True:\n    v = (x @ x).sum().item()\n")
     runs = pg.state("runs")
     pg.page.click("#run")
     pg.page.wait_for_function("() => document.querySelector('#output').textContent.includes('reading')",
                               timeout=60_000)
+    assert "reading on webgpu:0" in pg.output(), pg.output()[-1000:]
     time.sleep(1.5)
     t0 = time.monotonic()
     pg.page.click("#run")   # now "Stop"

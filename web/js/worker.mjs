@@ -35,7 +35,10 @@ self.onmessage = async (ev) => {
         onStderr: (text) => post({ type: "stderr", text }),
         onProgress: (p) => post({ type: "progress", ...p }),
       });
-      if (m.interrupt) rt.pyodide.setInterruptBuffer(new Int32Array(m.interrupt));
+      if (m.interrupt) {
+        self.borchInterrupt = new Int32Array(m.interrupt);   // also read after each blocking GPU wait (_ffi.wait)
+        rt.pyodide.setInterruptBuffer(self.borchInterrupt);
+      }
       self.borchLogSink = (name, step, value) => post({ type: "log", name, step, value });
       self.borchSend = (kind, meta, bytes) => {   // bytes: a Uint8Array copy (to_js of Python bytes) or null
         const buf = bytes ? bytes.slice().buffer : null;
