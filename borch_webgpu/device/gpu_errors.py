@@ -211,18 +211,20 @@ class KernelErrors:
         elif self.sync_debug_mode == 2:
             raise RuntimeError(f"called a synchronizing WebGPU operation: {what}")
 
-    def _raise_if_lost(self, what: str) -> None:
-        """A clear RuntimeError once the device is lost (js/gpu.mjs records GPUDevice.lost's reason)."""
+    def lost_error(self, what: str) -> "GPUError | None":
+        """A clear RuntimeError to raise once the device is lost (js/gpu.mjs records GPUDevice.lost's reason)."""
         reason = self.js.state.lost
-        if reason:
-            raise GPUError(f"{what}: the WebGPU device was lost ({reason}); the tensors on it are gone. Reload the page "
-                           "(or run the script again) to start a new device.")
+        if not reason:
+            return None
+        return GPUError(f"{what}: the WebGPU device was lost ({reason}); the tensors on it are gone. Reload the page "
+                        "(or run the script again) to start a new device.")
 
     def check_errors(self, what: str) -> None:
         errs = str(self._call("takeErrors"))
         if errs:
-            if "GPU device lost: " in errs:
-                self._raise_if_lost(what)
+            lost = self.lost_error(what) if "GPU device lost: " in errs else None
+            if lost is not None:
+                raise lost
             if "out of GPU memory" in errs:   # js/gpu.mjs createBuffer's out-of-memory error scope
                 raise OutOfMemoryError(f"{what}: WebGPU out of memory: {errs.splitlines()[0]}; "
                                        f"{_mib(self.live_bytes)} were allocated, the adapter's largest buffer is "

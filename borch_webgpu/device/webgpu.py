@@ -206,8 +206,7 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
                 raise
             except Exception as err:
                 if _ffi.is_js_error(err):
-                    self._raise_if_lost(what)
-                    raise GPUError(f"{what}: reading back from the GPU failed: {err}") from None
+                    raise (self.lost_error(what) or GPUError(f"{what}: reading back from the GPU failed: {err}")) from None
                 raise
             return self._finish_read(_ffi.as_py_bytes(data), nbytes, what, serial, nslots, bid)
         return finish
