@@ -1,7 +1,8 @@
 """Issue 12 item 6, out of memory on WebGPU in Chromium (SwiftShader here: a CPU, not a GPU): a tensor larger
 than the adapter's largest buffer raises ``torch.OutOfMemoryError`` (also ``torch.cuda.OutOfMemoryError``,
 a RuntimeError, as PyTorch's) naming the request and the adapter's limit, and the runtime goes on working:
-nothing the user made before is lost."""
+nothing the user made before is lost. Both tests run their script in a browser of their own (the runner),
+so the shared test page is left as it was."""
 from __future__ import annotations
 
 import json
@@ -26,10 +27,18 @@ print(json.dumps(out))
 """
 
 
-def test_out_of_memory_names_the_request_and_the_runtime_goes_on(browser):
-    code, out, err = browser.run(SCRIPT, timeout_s=300)
-    assert code == 0, err[-3000:]
-    r = json.loads(out.strip().splitlines()[-1])
+def _run_alone(tmp_path, name: str, source: str) -> dict:
+    """The script through the runner, in a browser of its own: the shared test page keeps its state."""
+    script = tmp_path / name
+    script.write_text(source)
+    r = subprocess.run([sys.executable, "-m", "borch_webgpu.run", "--timeout", "120", str(script)],
+                       capture_output=True, text=True, timeout=240)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def test_out_of_memory_names_the_request_and_the_runtime_goes_on(tmp_path):
+    r = _run_alone(tmp_path, "oom.py", SCRIPT)
     name, is_runtime, msg = r["raised"]
     assert name == "OutOfMemoryError" and is_runtime, r
     assert f"({r['limit'] // 4 * 4 + 4096} bytes)" in msg and "maxBufferSize" in msg, msg
@@ -57,12 +66,7 @@ def test_a_lost_device_gives_a_clear_runtime_error_and_nothing_hangs(tmp_path):
     """Issue 12 item 6: after GPUDevice.destroy() every read raises a RuntimeError that says the device
     was lost and what to do, at once (no hang), never a raw JavaScript error. It runs in a browser of its
     own (the runner): the shared test page must keep its device."""
-    script = tmp_path / "lost.py"
-    script.write_text(LOST)
-    r = subprocess.run([sys.executable, "-m", "borch_webgpu.run", "--timeout", "120", str(script)],
-                       capture_output=True, text=True, timeout=240)
-    assert r.returncode == 0, r.stderr[-3000:]
-    out = json.loads(r.stdout.strip().splitlines()[-1])
+    out = _run_alone(tmp_path, "lost.py", LOST)
     assert out["before"] == 200.0
     for what in ("item", "again", "new tensor"):
         name, is_runtime, msg, no_js_context = out[what]
