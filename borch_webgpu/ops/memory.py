@@ -11,7 +11,7 @@ from ..tensor import Tensor
 from ._registry import REGISTRY, OpDef, api, register
 from ._shapes import broadcast_shapes
 
-__all__ = ["clone", "contiguous", "assign", "inplace", "can_cast", "check_no_overlap", "check_write"]
+__all__ = ["clone", "contiguous", "assign", "inplace", "can_cast", "has_overlap", "check_no_overlap", "check_write"]
 
 _OVERLAP = ("unsupported operation: more than one element of the written-to tensor refers to a single memory "
             "location. Please clone() the tensor before performing the operation.")   # PyTorch's words
@@ -20,12 +20,16 @@ NO_OVERLAP_CHECK = frozenset({"fill_", "zero_", "masked_fill_", "index_fill_", "
                               "index_put_"})
 
 
+def has_overlap(t: Tensor) -> bool:
+    """Do elements of t share memory (a stride 0 over a size past 1: an ``expand``ed tensor)?"""
+    return any(stride == 0 and size > 1 for size, stride in zip(t._shape, t._stride))
+
+
 def check_no_overlap(t: Tensor) -> None:
-    """PyTorch's refusal to write into a tensor whose elements share memory (a stride 0 over a size
-    past 1: an ``expand``ed tensor), as its TensorIterator's internal-overlap check does."""
-    for size, stride in zip(t._shape, t._stride):
-        if stride == 0 and size > 1:
-            raise RuntimeError(_OVERLAP)
+    """PyTorch's refusal to write into a tensor whose elements share memory, as its TensorIterator's
+    internal-overlap check does."""
+    if has_overlap(t):
+        raise RuntimeError(_OVERLAP)
 
 
 def check_write(op: str, t: Tensor) -> None:

@@ -9,10 +9,9 @@ import math
 import numpy as np
 
 from .. import _dtype, autograd
-from .memory import check_write as check_leaf_write   # the leaf and the expanded-tensor checks
+from .memory import assign, check_write
 from ..tensor import Tensor
 from ._registry import OpDef, api, methods, register
-from .memory import assign
 from .random import _fill, default_generator
 
 __all__ = ["poisson", "binomial"]
@@ -23,7 +22,7 @@ for _n in ("exponential_", "poisson"):
 
 
 def _unit_(op: str, self: Tensor, generator) -> Tensor:
-    check_leaf_write(op, self)
+    check_write(op, self)
     if not self.dtype.is_floating_point:
         raise RuntimeError(f"{op} expects a floating point tensor, got {self.dtype}")
     return _fill("uniform", self._shape, self.dtype, self.device, 0.0, 1.0, generator)
@@ -59,7 +58,7 @@ def _geometric_(self: Tensor, p: float, *, generator=None) -> Tensor:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
     if not (self.dtype.is_floating_point or self.dtype.category == 1):
         raise RuntimeError(f"geometric_ expects a numeric tensor, got {self.dtype}")
-    check_leaf_write("geometric_", self)
+    check_write("geometric_", self)
     u = _fill("uniform", self._shape, self.dtype if self.dtype.is_floating_point else _dtype.float32, self.device,
               0.0, 1.0, generator)
     with autograd.no_grad():
@@ -77,7 +76,7 @@ def _log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator
     """
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
-    check_leaf_write("log_normal_", self)
+    check_write("log_normal_", self)
     z = _fill("normal", self._shape, self.dtype, self.device, float(mean), float(std), generator)
     with autograd.no_grad():
         assign(self, z.exp())

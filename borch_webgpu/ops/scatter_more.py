@@ -259,7 +259,7 @@ def fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:
                 [0., 0., 5.]])
     """
     from .creation import full, tensor
-    from .memory import inplace
+    from .memory import has_overlap, inplace
     shape = self._shape
     if len(shape) < 2:
         raise RuntimeError("dimensions must larger than 1")
@@ -275,7 +275,7 @@ def fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:
         pos = [i * step for i in range(shape[0])]
     if not pos:
         return self
-    if any(st == 0 and n > 1 for n, st in zip(shape, self._stride)):
+    if has_overlap(self):
         # an expanded tensor: each diagonal element written where it lives, as PyTorch's strided fill
         for p in pos:
             coords = []
