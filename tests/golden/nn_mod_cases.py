@@ -6,7 +6,8 @@ borch_webgpu (``replay_optim.py --golden nn_mod.json`` compares, on cpu and on W
 
 Weights come from ``fill`` (sines of the element index, the same in both libraries); a spectral norm's
 random start vectors are overwritten with fixed ones before training, so the power iteration is
-PyTorch's step by step. ``result`` also holds reprs, state_dict keys and signatures (compared exactly).
+PyTorch's step by step; an orthogonal parametrization's ``base`` of a non-square weight (completed with random
+columns) is overwritten with a fixed orthogonal matrix. ``result`` also holds reprs, state_dict keys and signatures (compared exactly).
 """
 from optim_cases import PRELUDE as _BASE
 
@@ -166,6 +167,10 @@ _PARAMETRIZE = [
      "out = []\n"
      "for mp, shape in (('matrix_exp', (3, 3)), ('cayley', (3, 3)), ('householder', (4, 3)), (None, (2, 4))):\n"
      "    m = nn.utils.parametrizations.orthogonal(fill(nn.Linear(shape[1], shape[0])), orthogonal_map=mp)\n"
+     "    if shape[0] != shape[1]:  # base completes the weight's columns with random ones: made fixed\n"
+     "        B = W((max(shape), max(shape)), 3.0)\n"
+     "        with torch.no_grad():\n"
+     "            m.parametrizations.weight[0].base.copy_(torch.linalg.matrix_exp(B - B.T))\n"
      "    w = m.weight\n"
      "    out += [keys(m), torch.allclose(w.T @ w if shape[0] >= shape[1] else w @ w.T, "
      "torch.eye(min(shape), device=dev), atol=1e-5)]\n"
