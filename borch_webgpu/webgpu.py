@@ -17,7 +17,7 @@ from .device.webgpu import is_software
 __all__ = ["is_available", "adapter_info", "init_async", "memory_allocated", "max_memory_allocated",
            "memory_reserved", "empty_cache", "synchronize", "stats", "reset_peak_memory_stats",
            "enable_gpu_timing", "gpu_time_ms", "set_launch_blocking", "get_launch_blocking",
-           "set_sync_debug_mode", "get_sync_debug_mode"]
+           "set_sync_debug_mode", "get_sync_debug_mode", "reset"]
 
 
 def is_available() -> bool:
@@ -28,6 +28,24 @@ def is_available() -> bool:
 async def init_async() -> bool:
     """Start the device without blocking (boot code calls this); returns is_available()."""
     return await _rt.init_async() is not None
+
+
+def reset() -> None:
+    """Start a new WebGPU device in place of the current one: after the device was lost (a driver reset,
+    ``GPUDevice.destroy()``; reads then raise "the WebGPU device was lost"), or to free everything at once.
+    The old device is destroyed when it still lives. Its tensors, captured graphs and ``torch.compile``'d
+    steps are gone: using one raises a RuntimeError that says so (never another tensor's values);
+    models and optimizers must be made (or loaded) again. Blocks while the new device starts (the runner,
+    the playground and the lessons run code that can block).
+
+    Example::
+
+        >>> import borch_webgpu as torch
+        >>> torch.webgpu.reset()             # doctest: +SKIP
+        >>> torch.ones(3).sum().item()       # on the new device
+        3.0
+    """
+    _rt.reset()
 
 
 def adapter_info() -> dict:

@@ -6,7 +6,7 @@ import functools
 
 import numpy as np
 
-from . import gpu_int64_promote as promote, host64, kernels, trace_fusion
+from . import gpu_int64_promote as promote, host64, kernels, trace_fusion, webgpu as _webgpu
 from .capture import f32_word
 from .int64_range import CHECKED_EW, MESSAGES, OP_NAMES, ZERO_CHECKED, ZERO_DIVISION, fits_int32
 from .layouts import EW, RED
@@ -359,6 +359,6 @@ trace_fusion.EW_PIPELINE.append(_ew_pipeline)
 
 def backend() -> GPUBackend:
     global _backend
-    if _backend is None:
+    if _backend is None or _backend.rt is not _webgpu._runtime:   # none yet, or torch.webgpu.reset()
         _backend = GPUBackend(runtime())
     return _backend

@@ -37,7 +37,8 @@ import numpy as np
 from . import _ffi, capture
 from .gpu_int64_promote import Promoted
 
-__all__ = ["KernelErrors", "user_line", "entry_function", "launch_blocking_from_env", "SYNC_DEBUG_MODES"]
+__all__ = ["KernelErrors", "user_line", "entry_function", "launch_blocking_from_env", "SYNC_DEBUG_MODES",
+           "stale_tensor_error"]
 
 MAX_SITES = 1 << 16   # past this many (file, line) sites, new ones are recorded without their line
 SYNC_DEBUG_MODES = {"default": 0, "warn": 1, "error": 2}
@@ -85,6 +86,12 @@ class GPUError(RuntimeError):
 
 def _mib(n: int) -> str:
     return f"{n / (1 << 20):.2f} MiB"
+
+
+def stale_tensor_error(what: str) -> RuntimeError:
+    """The error for a tensor (or captured graph) of a WebGPU device that ``torch.webgpu.reset()`` replaced."""
+    return RuntimeError(f"{what}: this tensor was on a WebGPU device that torch.webgpu.reset() replaced (or that was "
+                        "lost); its values are gone. Make it again (or load it from a file) on the new device.")
 
 
 class OutOfMemoryError(RuntimeError):
@@ -216,8 +223,8 @@ class KernelErrors:
         reason = self.js.state.lost
         if not reason:
             return None
-        return GPUError(f"{what}: the WebGPU device was lost ({reason}); the tensors on it are gone. Reload the page "
-                        "(or run the script again) to start a new device.")
+        return GPUError(f"{what}: the WebGPU device was lost ({reason}); the tensors on it are gone. Call "
+                        "torch.webgpu.reset() to start a new device (or reload the page, or run the script again).")
 
     def check_errors(self, what: str) -> None:
         errs = str(self._call("takeErrors"))

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _ffi, capture, trace_fusion
 from .capture import SLOT_WORDS
+from .gpu_errors import stale_tensor_error
 
 
 class GraphRuntime:
@@ -81,6 +82,8 @@ class GraphRuntime:
         """Submit pending eager work, pre_copies, the graph, post_copies in one JS call (js/gpu.mjs
         submits the graph in chunks as it encodes them). Copies are flat (src, src_offset, dst,
         dst_offset, nbytes) lists of buffer ids and bytes."""
+        if g.rt is not self:
+            raise stale_tensor_error(f"replaying graph '{g.label}'")
         if capture._active is not None:
             capture._active.cannot(f"replaying graph '{g.label}'")
         if self.i64_records:   # int64 results past int32 that the graph may read (gpu_int64_promote.py)

@@ -27,13 +27,14 @@ from collections import OrderedDict
 import numpy as np
 
 from . import _ffi, capture, kernels
-from .gpu_errors import GPUError, KernelErrors, OutOfMemoryError, _mib
+from .gpu_errors import GPUError, KernelErrors, OutOfMemoryError, _mib, entry_function, stale_tensor_error
 from .gpu_int64_promote import SLOTS, Int64Promotion
 from .gpu_replay import GraphRuntime
 
 CMD_BINDGROUP, CMD_DISPATCH, CMD_FREE_BINDGROUP = 1, 2, 3
 SLOT_WORDS = capture.SLOT_WORDS  # 256-byte uniform block per dispatch; word 63 is never written (WGSL reads it as 0)
 UNIFORM_SLOTS = 4096       # dispatches per flush at most
+POISON_WORD = 0x7F7F7F7F  # Runtime.poison fills with this: 3.4e38 as float32, 2139062143 as int32
 EAGER_FLUSH = 192          # eager work is submitted every this many dispatches, so the GPU starts early
 MAX_BINDGROUPS = 16384
 WG = 256                   # threads per workgroup in every 1-D kernel
@@ -47,7 +48,7 @@ def bucket(nbytes: int) -> int:
 
 
 class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
-    def __init__(self, js, info: dict):
+    def __init__(self, js, info: dict, first_buffer: int = 0):
         self.js = js
         self.adapter = info["info"]
         self.features = set(info["features"])
@@ -58,7 +59,8 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
         self.cmds: list[int] = []
         self.slots: list[list[int]] = []
         self.uniform_host = np.zeros((UNIFORM_SLOTS, SLOT_WORDS), dtype=np.uint32)
-        self.next_buffer = 0
+        # buffer ids go on from a reset device's (reset()): a tensor of the old device is found out
+        self.first_buffer = self.next_buffer = first_buffer
         self.pool: dict[int, list[int]] = {}
         self.dirty: set[int] = set()  # released since the last flush: recorded work may still use them
         self.live_bytes = 0
@@ -66,11 +68,13 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
         self.pooled_bytes = 0
         self.layouts: dict[str, int] = {}
         self.pipelines: dict[tuple, tuple[int, int]] = {}
+        self.pipeline_sources: dict[tuple, tuple[str, str]] = {}   # kept while poison is on
         self.bindgroups: OrderedDict[tuple, int] = OrderedDict()
         self.buffer_bindgroups: dict[int, list[tuple]] = {}
         self.free_bg_ids: list[int] = []
         self.next_bg = 0
         self.dispatches = 0
+        self.poison = False  # debug: every buffer handed out is filled with POISON_WORD first
         # the last dispatch, when it can still take an epilogue (offer_epilogue / take_epilogue)
         self.epilogue: tuple | None = None
         self.last_recorded = -1
@@ -123,6 +127,8 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
             cap.on_alloc(bid)
         self.live_bytes += size
         self.peak_bytes = max(self.peak_bytes, self.live_bytes)
+        if self.poison and cap is None:
+            self.write(bid, 0, np.full(size // 4, POISON_WORD, np.uint32))
         return bid, size
 
     def release(self, bid: int, size: int) -> None:
@@ -169,6 +175,8 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
         """Upload host data; recorded work that uses this buffer is submitted first."""
         if self.i64_records:
             self.i64_note_write(bid)
+        if bid < self.first_buffer:
+            raise stale_tensor_error(entry_function())
         cap = capture._active
         if cap is not None:
             if bid in cap.owned:
@@ -191,6 +199,8 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
     def read_later(self, bid: int, byte_offset: int, nbytes: int, what: str, sync: bool = True):
         """Start a read now (after the work submitted so far); returns a function that waits for it.
         sync: a synchronizing operation for the sync debug mode (internal checks pass False)."""
+        if bid < self.first_buffer:
+            raise stale_tensor_error(what)
         if capture._active is not None:
             capture._active.cannot(what)
         if sync and self.sync_debug_mode:
@@ -212,6 +222,8 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
         return finish
 
     async def read_async(self, bid: int, byte_offset: int, nbytes: int, what: str) -> bytes:
+        if bid < self.first_buffer:
+            raise stale_tensor_error(what)
         if capture._active is not None:
             capture._active.cannot(what)
         if self.sync_debug_mode:
@@ -234,6 +246,10 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
         """(pipeline id, layout id) for a kernel key; the WGSL is built on first use only."""
         hit = self.pipelines.get(key)
         if hit is not None:
+            if self.poison and key in self.pipeline_sources:
+                code, m0 = self.pipeline_sources[key]
+                if code != source_fn() or m0 != mask:
+                    raise AssertionError(f"pipeline key {key} names two kernels")
             return hit
         lid = self.layout(mask)
         pid = len(self.pipelines)
@@ -250,6 +266,8 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
             if err:
                 raise GPUError(f"WGSL kernel {key} failed to compile:\n{err}\n--- source ---\n{code}")
         self.pipelines[key] = (pid, lid)
+        if self.poison:
+            self.pipeline_sources[key] = (code, mask)
         return pid, lid
 
     # ---- bind groups ----------------------------------------------------------------------------
@@ -259,6 +277,8 @@ class Runtime(GraphRuntime, KernelErrors, Int64Promotion):
         if bg is not None:
             self.bindgroups.move_to_end(key)
             return bg
+        if min(buffers) < self.first_buffer:
+            raise stale_tensor_error(entry_function())
         if len(self.bindgroups) >= MAX_BINDGROUPS:
             old_key, old = self.bindgroups.popitem(last=False)
             self.cmds += (CMD_FREE_BINDGROUP, old)
@@ -424,6 +444,33 @@ def runtime() -> Runtime:
     raise RuntimeError(f"WebGPU is not available: {_unavailable}")
 
 
+def reset() -> Runtime:
+    """Start a new WebGPU device in place of the current one (after a device loss, or to free everything):
+    the old device is destroyed when it still lives, and its tensors, captured graphs and compiled steps
+    raise a clear RuntimeError when used. Blocks while the new device starts (runPythonAsync code)."""
+    global _runtime, _unavailable
+    old = _runtime
+    start = 0
+    if old is not None:
+        start = old.next_buffer
+        old.cmds, old.slots = [], []
+        if not old.js.state.lost:
+            try:
+                old.js.state.device.destroy()
+            except Exception:  # noqa: BLE001 - a device that cannot be destroyed is gone already
+                pass
+    _runtime, _unavailable = None, None
+    if not _ffi.IN_BROWSER or hidden_by_env() is not None:
+        return runtime()   # raises, saying why there is no device
+    js = _ffi.load_backend()
+    info = json.loads(str(_ffi.wait(js.init(UNIFORM_SLOTS), "starting WebGPU")))
+    if not info["ok"]:
+        _unavailable = info["reason"]
+        raise RuntimeError(f"torch.webgpu.reset(): WebGPU is not available: {_unavailable}")
+    _runtime = Runtime(js, info, first_buffer=start)   # gpu_backend.backend() follows it
+    return _runtime
+
+
 def available() -> bool:
     if _runtime is not None:
         return True
@@ -444,7 +491,7 @@ def groups_for(n: int, per_group: int = WG) -> int:
     return (n + per_group - 1) // per_group
 
 
-__all__ = ["Runtime", "runtime", "init_async", "available", "kernels", "GPUError"]
+__all__ = ["Runtime", "runtime", "init_async", "available", "reset", "kernels", "GPUError"]
 
 
 def is_software(info: dict) -> bool:

@@ -71,4 +71,46 @@ def test_a_lost_device_gives_a_clear_runtime_error_and_nothing_hangs(tmp_path):
     for what in ("item", "again", "new tensor"):
         name, is_runtime, msg, no_js_context = out[what]
         assert is_runtime and msg.startswith("Tensor.item(): the WebGPU device was lost ("), (what, out[what])
-        assert "Reload the page" in msg and no_js_context, (what, out[what])
+        assert "torch.webgpu.reset()" in msg and "reload the page" in msg and no_js_context, (what, out[what])
+
+
+RESET = r"""
+import json
+import borch_webgpu as torch
+from borch_webgpu.device.gpu_backend import backend
+x = torch.ones(100)
+w = torch.arange(6.0).reshape(2, 3)
+out = {"before": (x * 2).sum().item()}
+backend().rt.js.state.device.destroy()      # the device is lost
+try:
+    x.sum().item()
+except RuntimeError as e:
+    out["lost"] = str(e)
+torch.webgpu.reset()                        # a new device in the same page
+out["new"] = (torch.ones(10) * 3).sum().item()
+out["matmul"] = (torch.arange(6.0).reshape(2, 3) @ torch.ones(3, 2)).tolist()
+for what, fn in (("read", lambda: x.tolist()), ("op", lambda: (w * 2).sum().item()), ("write", lambda: x.fill_(1.0).sum().item())):
+    try:
+        out[what] = fn()
+    except RuntimeError as e:
+        out[what] = str(e)
+keep = torch.ones(4)
+torch.webgpu.reset()                        # a device that still lives is destroyed and replaced
+try:
+    out["live"] = keep.sum().item()
+except RuntimeError as e:
+    out["live"] = str(e)
+out["after"] = torch.full((5,), 2.0).sum().item()
+print(json.dumps(out))
+"""
+
+
+def test_reset_starts_a_new_device_and_old_tensors_refuse_clearly(tmp_path):
+    """Issue 12 item 6: ``torch.webgpu.reset()`` after a loss gives a working device in the same page;
+    a tensor of the old device raises a RuntimeError saying so (its buffer id is never another tensor's)."""
+    out = _run_alone(tmp_path, "reset.py", RESET)
+    assert out["before"] == 200.0 and "torch.webgpu.reset()" in out["lost"], out
+    assert out["new"] == 30.0 and out["matmul"] == [[3.0, 3.0], [12.0, 12.0]], out
+    for what in ("read", "op", "write", "live"):
+        assert isinstance(out[what], str) and "torch.webgpu.reset() replaced" in out[what], (what, out[what])
+    assert out["after"] == 10.0, out

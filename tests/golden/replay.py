@@ -220,6 +220,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default=None, help="cpu or webgpu (default: the default device)")
     ap.add_argument("--max-report", type=int, default=40)
+    ap.add_argument("--poison", action="store_true",
+                    help="webgpu: fill every buffer handed out with a pattern first (finds kernels that read "
+                         "memory they did not write) and check that no pipeline key names two kernels")
     ap.add_argument("ops", nargs="*")
     ns = ap.parse_args(argv)
     # cases that probe PyTorch's warnings (broadcast targets, 3-D dropout2d) would flood the output
@@ -228,6 +231,9 @@ def main(argv=None) -> int:
     if device.type == "webgpu" and not bw.webgpu.is_available():
         print("golden: WebGPU is not available here", file=sys.stderr)
         return 2
+    if ns.poison:
+        from borch_webgpu.device import webgpu as _webgpu
+        _webgpu.runtime().poison = True
     files = casefile.files()
     passed = failed = 0
     t0 = time.perf_counter()

@@ -146,6 +146,6 @@ def test_a_gpu_out_of_memory_report_raises_out_of_memory_error():
     rt._call = lambda name, *a: "GPU device lost: destroyed: "
     rt.js = types.SimpleNamespace(state=types.SimpleNamespace(lost="destroyed: "))
     with pytest.raises(RuntimeError, match=r"read: the WebGPU device was lost \(destroyed: \); the tensors on it are "
-                       "gone. Reload the page") as e:
+                       r"gone. Call torch.webgpu.reset\(\) to start a new device") as e:
         rt.check_errors("read")
     assert not isinstance(e.value, torch.OutOfMemoryError)
