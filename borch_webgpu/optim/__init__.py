@@ -27,7 +27,8 @@ from .sgd import SGD
 from .sparse_adam import SparseAdam
 # PyTorch 2.13's Adafactor (issue 11)
 from ._adafactor import Adafactor
+from .muon import Muon
 
 __all__ = ["ASGD", "Adadelta", "Adagrad", "Adam", "AdamW", "Adamax", "LBFGS", "NAdam", "Optimizer", "RAdam",
            "RMSprop", "Rprop", "SGD", "SparseAdam", "lr_scheduler", "swa_utils",
-           "Adafactor"]
+           "Adafactor", "Muon"]

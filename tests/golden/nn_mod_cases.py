@@ -284,6 +284,21 @@ _ADAFACTOR = [
      ".clone())\nresult = out + snapshot(opt)"),
 ]
 
+# Muon (2-D parameters only): a is 2 x 3 (wide), the big one 64 x 33 (tall: the iteration runs on its transpose)
+_MUON = [
+    ("Muon", "a = make_params()[0]\nopt = torch.optim.Muon([a], lr=0.002)\nout = []\nfor _ in range(5):\n"
+     "    opt.zero_grad(); loss_of(a).backward(); opt.step(); out.append(a.detach().clone())\nresult = out + snapshot(opt)"),
+    ("Muon no nesterov, match_rms_adamw, weight_decay", "a = make_params()[0]\nopt = torch.optim.Muon([a], lr=0.001, "
+     "weight_decay=0.3, momentum=0.8, nesterov=False, adjust_lr_fn='match_rms_adamw')\nout = []\nfor _ in range(4):\n"
+     "    opt.zero_grad(); loss_of(a).backward(); opt.step(); out.append(a.detach().clone())\nresult = out + snapshot(opt)"),
+    ("Muon big (tall)", "result = train_big(lambda ps: torch.optim.Muon(ps, lr=0.001), steps=3)"),
+    ("Muon ns_steps coefficients eps", "result = train_big(lambda ps: torch.optim.Muon(ps, lr=0.001, ns_steps=3, "
+     "ns_coefficients=(2.0, -1.5, 0.5), eps=1e-3), steps=2)"),
+    ("Muon defaults and repr", "o = torch.optim.Muon([torch.ones(2, 2, requires_grad=True)])\n"
+     "result = [sorted((k, repr(v)) for k, v in o.defaults.items()), repr(o)]"),
+]
+
+
 def U(shape, s):
     return "((W(%s, %r) + 0.8) * 0.6)" % (shape, s)   # samples in [0, 0.96)
 
@@ -370,7 +385,7 @@ _LAYERS = [
      "nn.AdaptiveLogSoftmaxWithLoss.forward, nn.NLLLoss2d, nn.MaxUnpool2d.forward)]"),
 ]
 
-OPTIM_SNIPPETS = _PARAMETRIZE + _LAZY + _LAYERS + _ADAFACTOR
+OPTIM_SNIPPETS = _PARAMETRIZE + _LAZY + _LAYERS + _ADAFACTOR + _MUON
 
 OPTIM_ERRORS = [
     ("spectral_norm n_power_iterations", "torch.nn.utils.parametrizations.spectral_norm(torch.nn.Linear(2, 2), "
@@ -411,6 +426,15 @@ OPTIM_ERRORS = [
     ("Adafactor eps2", "torch.optim.Adafactor([torch.ones(2, requires_grad=True)], eps=(None, -1e-3))"),
     ("Adafactor d", "torch.optim.Adafactor([torch.ones(2, requires_grad=True)], d=0.5)"),
     ("Adafactor weight_decay", "torch.optim.Adafactor([torch.ones(2, requires_grad=True)], weight_decay=-0.1)"),
+    ("Muon 1-D parameter", "torch.optim.Muon([torch.ones(2, requires_grad=True)])"),
+    ("Muon lr", "torch.optim.Muon([torch.ones(2, 2, requires_grad=True)], lr=-1.0)"),
+    ("Muon momentum", "torch.optim.Muon([torch.ones(2, 2, requires_grad=True)], momentum=-0.5)"),
+    ("Muon weight_decay", "torch.optim.Muon([torch.ones(2, 2, requires_grad=True)], weight_decay=-0.1)"),
+    ("Muon adjust_lr_fn", "torch.optim.Muon([torch.ones(2, 2, requires_grad=True)], adjust_lr_fn='rms')"),
+    ("Muon ns_steps", "w = torch.ones(2, 2, requires_grad=True)\no = torch.optim.Muon([w], ns_steps=100)\n"
+     "w.sum().backward(); o.step()"),
+    ("Muon coefficients", "w = torch.ones(2, 2, requires_grad=True)\no = torch.optim.Muon([w], ns_coefficients=(1.0, 2.0))\n"
+     "w.sum().backward(); o.step()"),
 ]
 
 OPTIM_ERRORS += [
@@ -441,4 +465,4 @@ OPTIM_ERRORS += [
      "torch.ones(2, 2, dtype=torch.long))"),
 ]
 
-SIGNATURES = ["Adafactor"]
+SIGNATURES = ["Adafactor", "Muon"]
