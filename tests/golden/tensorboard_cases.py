@@ -113,7 +113,55 @@ def max_queue(torch, SummaryWriter, d):
     w.close()
 
 
-SCENARIOS = [scalars, scalars_multi, histograms, images, texts, hparams, purge_and_reopen, max_queue]
+def tensors(torch, SummaryWriter, d):
+    rng = _rng(2)
+    f = rng.normal(size=(2, 3))
+    with SummaryWriter(d) as w:
+        w.add_tensor("float32", torch.tensor(f.astype(np.float32)), 0)
+        w.add_tensor("float64", torch.tensor(f), 1)
+        w.add_tensor("float16", torch.tensor(f.astype(np.float16)), 2)
+        w.add_tensor("bfloat16", torch.tensor(f.astype(np.float32)).bfloat16(), 3)
+        w.add_tensor("int64", torch.tensor(np.array([-3, 0, 2 ** 40])), 4)
+        w.add_tensor("int32", torch.tensor(np.array([[-7, 1], [5, 0]], np.int32)), 5)
+        w.add_tensor("int16", torch.tensor(np.array([-300, 300], np.int16)), 6)
+        w.add_tensor("int8", torch.tensor(np.array([-5, 5], np.int8)), 7)
+        w.add_tensor("uint8", torch.tensor(np.array([0, 200, 255], np.uint8)), 8)
+        w.add_tensor("bool", torch.tensor(np.array([True, False, True])), 9)
+        w.add_tensor("complex64", torch.tensor((f[0] + 1j * f[1]).astype(np.complex64)), 10)
+        w.add_tensor("complex128", torch.tensor(f[1] - 2j * f[0]), 11)
+        w.add_tensor("scalar", torch.tensor(4.5), 12)
+
+
+def curves_and_layouts(torch, SummaryWriter, d):
+    rng = _rng(3)
+    labels = rng.integers(0, 2, size=40)
+    preds = rng.uniform(size=40)
+    with SummaryWriter(d) as w:
+        w.add_pr_curve("pr/tensor", torch.tensor(labels), torch.tensor(preds.astype(np.float32)), 0)
+        w.add_pr_curve("pr/np_11", labels, preds, 1, num_thresholds=11)
+        w.add_pr_curve("pr/weights", labels, preds, 2, num_thresholds=200, weights=0.5)
+        w.add_pr_curve_raw("pr/raw", np.array([4, 3, 1]), np.array([3, 1, 0]), np.array([0, 2, 3]),
+                           np.array([0, 1, 3]), np.array([0.57, 0.75, 1.0]), np.array([1.0, 0.75, 0.25]),
+                           3, num_thresholds=3)
+        w.add_custom_scalars({"Taiwan": {"twse": ["Multiline", ["twse/0050", "twse/2330"]]},
+                              "USA": {"dow": ["Margin", ["dow/aaa", "dow/bbb", "dow/ccc"]],
+                                      "nasdaq": ["Margin", ["nasdaq/aaa", "nasdaq/bbb", "nasdaq/ccc"]]}})
+        w.add_custom_scalars_multilinechart(["a", "b"])
+        w.add_custom_scalars_marginchart(["m", "lo", "hi"], category="cat", title="margins")
+        w.add_histogram_raw("hist/raw", min=0.0, max=3.0, num=4, sum=6.0, sum_squares=14.0,
+                            bucket_limits=[1.0, 2.0, 3.0], bucket_counts=[1, 1, 2], global_step=4)
+
+
+def audios(torch, SummaryWriter, d):
+    t = np.arange(64)
+    with SummaryWriter(d) as w:
+        w.add_audio("sine", torch.tensor(np.sin(t * 0.3).astype(np.float32)).unsqueeze(0), 0, sample_rate=8000)
+        w.add_audio("np_1d", 0.5 * np.cos(t * 0.1), 1)
+        w.add_audio("clipped", torch.tensor(2.0 * np.sin(t * 0.2)), 2, sample_rate=16000)
+
+
+SCENARIOS = [scalars, scalars_multi, histograms, images, texts, hparams, purge_and_reopen, max_queue,
+             tensors, curves_and_layouts, audios]
 
 
 def run_all(torch, SummaryWriter, root) -> None:

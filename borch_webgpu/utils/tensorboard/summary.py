@@ -7,47 +7,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _dtype
 from ...tensor import Tensor
 from . import _proto
+from ._base import make_np, plugin_metadata, summary_of
+from ._plugins import audio, compute_curve, custom_scalars, histogram_raw, pr_curve, pr_curve_raw, tensor_proto
 from ._png import encode_png
 
-__all__ = ["make_np", "scalar", "histogram", "image", "text", "hparams"]
+__all__ = ["make_np", "scalar", "histogram", "histogram_raw", "make_histogram", "image", "convert_to_HWC",
+           "text", "hparams", "tensor_proto", "pr_curve", "pr_curve_raw", "compute_curve", "custom_scalars",
+           "audio"]
 
 _DT_FLOAT, _DT_DOUBLE, _DT_STRING = 1, 2, 7
 
-
-def make_np(x) -> np.ndarray:
-    """A numpy array of ``x``: a Tensor (on any device; bfloat16 read as float16, as PyTorch does), a
-    numpy array, or a Python / numpy scalar (as a 1-element array).
-
-    Example::
-
-        >>> from borch_webgpu.utils.tensorboard.summary import make_np
-        >>> make_np(torch.tensor([1.0, 2.0])), make_np(3)
-        (array([1., 2.], dtype=float32), array([3]))
-    """
-    if isinstance(x, np.ndarray):
-        return x
-    if np.isscalar(x):
-        return np.array([x])
-    if isinstance(x, Tensor):
-        if x.dtype == _dtype.bfloat16:
-            x = x.to(_dtype.float16)
-        return x.detach().cpu().numpy()
-    raise NotImplementedError(f"Got {type(x)}, but numpy array or torch tensor are expected.")
-
-
-def _summary(tag: str, body: bytes = b"", metadata: bytes | None = None) -> bytes:
-    value = _proto.bytes_field(1, tag) + body
-    if metadata is not None:
-        value += _proto.message_field(9, metadata)
-    return _proto.message_field(1, value)
-
-
-def _plugin_metadata(plugin_name: str, content: bytes = b"") -> bytes:
-    """SummaryMetadata{plugin_data (1): PluginData{plugin_name (1), content (2)}}."""
-    return _proto.message_field(1, _proto.bytes_field(1, plugin_name) + _proto.bytes_field(2, content))
 
 
 def scalar(name: str, tensor, collections=None, new_style: bool = False,
@@ -71,8 +42,8 @@ def scalar(name: str, tensor, collections=None, new_style: bool = False,
             proto = _proto.int_field(1, _DT_DOUBLE) + _proto.packed_doubles(6, [value])
         else:
             proto = _proto.int_field(1, _DT_FLOAT) + _proto.packed_floats(5, [value])
-        return _summary(name, _proto.message_field(8, proto), _plugin_metadata("scalars"))
-    return _summary(name, _proto.float_field(2, value, force=True))
+        return summary_of(name, _proto.message_field(8, proto), plugin_metadata("scalars"))
+    return summary_of(name, _proto.float_field(2, value, force=True))
 
 
 def make_histogram(values: np.ndarray, bins, max_bins=None) -> bytes:
@@ -120,7 +91,7 @@ def histogram(name: str, values, bins, max_bins=None) -> bytes:
         True
     """
     values = make_np(values)
-    return _summary(name, _proto.message_field(5, make_histogram(values.astype(float), bins, max_bins)))
+    return summary_of(name, _proto.message_field(5, make_histogram(values.astype(float), bins, max_bins)))
 
 
 def _make_grid(images: np.ndarray, ncols: int = 8) -> np.ndarray:
@@ -192,7 +163,7 @@ def image(tag: str, tensor, rescale: int = 1, dataformats: str = "NCHW") -> byte
     height, width, channel = tensor.shape
     body = (_proto.int_field(1, height) + _proto.int_field(2, width) + _proto.int_field(3, channel)
             + _proto.bytes_field(4, encode_png(tensor)))
-    return _summary(tag, _proto.message_field(4, body))
+    return summary_of(tag, _proto.message_field(4, body))
 
 
 def text(tag: str, text: str) -> bytes:
@@ -207,7 +178,7 @@ def text(tag: str, text: str) -> bytes:
     """
     proto = (_proto.int_field(1, _DT_STRING) + _proto.message_field(2, _proto.message_field(2, _proto.int_field(1, 1)))
              + _proto.bytes_field(8, text.encode(encoding="utf_8"), force=True))
-    return _summary(tag + "/text_summary", _proto.message_field(8, proto), _plugin_metadata("text"))
+    return summary_of(tag + "/text_summary", _proto.message_field(8, proto), plugin_metadata("text"))
 
 
 def _struct_value(v) -> bytes:
@@ -270,8 +241,8 @@ def hparams(hparam_dict=None, metric_dict=None, hparam_domain_discrete=None) -> 
     sei = _proto.int_field(1, 1)   # STATUS_SUCCESS
 
     def plugin(number: int, content: bytes) -> bytes:   # HParamsPluginData, version 0 (not written)
-        return _plugin_metadata("hparams", _proto.message_field(number, content))
+        return plugin_metadata("hparams", _proto.message_field(number, content))
 
-    return (_summary("_hparams_/experiment", metadata=plugin(2, experiment)),
-            _summary("_hparams_/session_start_info", metadata=plugin(3, ssi)),
-            _summary("_hparams_/session_end_info", metadata=plugin(4, sei)))
+    return (summary_of("_hparams_/experiment", metadata=plugin(2, experiment)),
+            summary_of("_hparams_/session_start_info", metadata=plugin(3, ssi)),
+            summary_of("_hparams_/session_end_info", metadata=plugin(4, sei)))

@@ -70,8 +70,8 @@ class SummaryWriter:
 
     Values are this library's tensors (``cpu`` or ``webgpu``: read back once), numpy arrays or Python
     numbers. Not here: ``add_graph`` raises ``NotImplementedError`` (it needs ``torch.jit.trace``);
-    ``add_embedding``, ``add_figure``, ``add_video``, ``add_audio``, ``add_mesh``, ``add_pr_curve`` and
-    the custom-scalar layouts are missing.
+    ``add_embedding``, ``add_figure``, ``add_video``, ``add_mesh``, ``add_image_with_boxes`` and
+    ``add_onnx_graph`` are missing.
 
     Example::
 
@@ -213,6 +213,37 @@ class SummaryWriter:
         self._get_file_writer().add_summary(_summary.histogram(tag, values, bins, max_bins=max_bins),
                                             global_step, walltime)
 
+    def add_histogram_raw(self, tag, min, max, num, sum, sum_squares, bucket_limits, bucket_counts,  # noqa: A002
+                          global_step=None, walltime=None) -> None:
+        """Add a histogram given by its statistics and its buckets (``bucket_limits`` are the right
+        edges, one per count).
+
+        Example::
+
+            >>> import tempfile
+            >>> from borch_webgpu.utils.tensorboard import SummaryWriter
+            >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
+            ...     writer.add_histogram_raw("raw", min=0.0, max=2.0, num=3, sum=3.0, sum_squares=5.0,
+            ...                              bucket_limits=[1.0, 2.0], bucket_counts=[1, 2], global_step=0)
+        """
+        if len(bucket_limits) != len(bucket_counts):
+            raise ValueError("len(bucket_limits) != len(bucket_counts), see the document.")
+        self._get_file_writer().add_summary(
+            _summary.histogram_raw(tag, min, max, num, sum, sum_squares, bucket_limits, bucket_counts),
+            global_step, walltime)
+
+    def add_tensor(self, tag, tensor, global_step=None, walltime=None) -> None:
+        """Add a whole tensor (its dtype's TensorProto field and its shape) under the tensor plugin.
+
+        Example::
+
+            >>> import tempfile
+            >>> from borch_webgpu.utils.tensorboard import SummaryWriter
+            >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
+            ...     writer.add_tensor("x", torch.tensor([1.0, 2.0, 3.0]), 0)
+        """
+        self._get_file_writer().add_summary(_summary.tensor_proto(tag, tensor), global_step, walltime)
+
     def add_image(self, tag, img_tensor, global_step=None, walltime=None, dataformats="CHW") -> None:
         """Add an image, ``(3, H, W)`` by default (``dataformats`` ``CHW``, ``HWC``, ``HW``, ...),
         written as a PNG. Floats are taken as [0, 1], uint8 as [0, 255].
@@ -252,6 +283,93 @@ class SummaryWriter:
             ...     writer.add_text("lstm", "This is an lstm", 0)
         """
         self._get_file_writer().add_summary(_summary.text(tag, text_string), global_step, walltime)
+
+    def add_audio(self, tag, snd_tensor, global_step=None, sample_rate=44100, walltime=None) -> None:
+        """Add mono audio, ``(1, L)`` values in [-1, 1], as 16-bit WAV.
+
+        Example::
+
+            >>> import tempfile
+            >>> from borch_webgpu.utils.tensorboard import SummaryWriter
+            >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
+            ...     writer.add_audio("tone", torch.sin(torch.arange(800) * 0.1).unsqueeze(0), 0, sample_rate=8000)
+        """
+        self._get_file_writer().add_summary(_summary.audio(tag, snd_tensor, sample_rate=sample_rate),
+                                            global_step, walltime)
+
+    def add_pr_curve(self, tag, labels, predictions, global_step=None, num_thresholds=127, weights=None,
+                     walltime=None) -> None:
+        """Add a precision-recall curve of binary ``labels`` against ``predictions`` in [0, 1].
+
+        Example::
+
+            >>> import tempfile
+            >>> from borch_webgpu.utils.tensorboard import SummaryWriter
+            >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
+            ...     writer.add_pr_curve("pr", torch.tensor([1, 0, 1, 1]), torch.tensor([0.9, 0.4, 0.6, 0.2]), 0)
+        """
+        labels, predictions = _summary.make_np(labels), _summary.make_np(predictions)
+        self._get_file_writer().add_summary(
+            _summary.pr_curve(tag, labels, predictions, num_thresholds, weights), global_step, walltime)
+
+    def add_pr_curve_raw(self, tag, true_positive_counts, false_positive_counts, true_negative_counts,
+                         false_negative_counts, precision, recall, global_step=None, num_thresholds=127,
+                         weights=None, walltime=None) -> None:
+        """Add a precision-recall curve given by its counts, precision and recall per threshold.
+
+        Example::
+
+            >>> import tempfile
+            >>> from borch_webgpu.utils.tensorboard import SummaryWriter
+            >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
+            ...     writer.add_pr_curve_raw("pr", [2, 1], [1, 0], [0, 1], [0, 1], [0.6, 1.0], [1.0, 0.5],
+            ...                             0, num_thresholds=2)
+        """
+        self._get_file_writer().add_summary(
+            _summary.pr_curve_raw(tag, true_positive_counts, false_positive_counts, true_negative_counts,
+                                  false_negative_counts, precision, recall, num_thresholds, weights),
+            global_step, walltime)
+
+    def add_custom_scalars_multilinechart(self, tags, category="default", title="untitled") -> None:
+        """A custom-scalars chart with one line per tag of ``tags``.
+
+        Example::
+
+            >>> import tempfile
+            >>> from borch_webgpu.utils.tensorboard import SummaryWriter
+            >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
+            ...     writer.add_custom_scalars_multilinechart(["loss/train", "loss/val"])
+        """
+        layout = {category: {title: ["Multiline", tags]}}
+        self._get_file_writer().add_summary(_summary.custom_scalars(layout))
+
+    def add_custom_scalars_marginchart(self, tags, category="default", title="untitled") -> None:
+        """A custom-scalars chart of a value and its lower and upper bounds (exactly 3 tags).
+
+        Example::
+
+            >>> import tempfile
+            >>> from borch_webgpu.utils.tensorboard import SummaryWriter
+            >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
+            ...     writer.add_custom_scalars_marginchart(["acc", "acc/low", "acc/high"])
+        """
+        if len(tags) != 3:
+            raise AssertionError(f"Expected 3 tags, got {len(tags)}.")
+        layout = {category: {title: ["Margin", tags]}}
+        self._get_file_writer().add_summary(_summary.custom_scalars(layout))
+
+    def add_custom_scalars(self, layout) -> None:
+        """Charts that gather tags written by ``add_scalar``: ``{category: {chart: ["Multiline" or
+        "Margin", [tags]]}}``.
+
+        Example::
+
+            >>> import tempfile
+            >>> from borch_webgpu.utils.tensorboard import SummaryWriter
+            >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
+            ...     writer.add_custom_scalars({"Taiwan": {"twse": ["Multiline", ["twse/0050", "twse/2330"]]}})
+        """
+        self._get_file_writer().add_summary(_summary.custom_scalars(layout))
 
     def add_graph(self, model, input_to_model=None, verbose=False, use_strict_trace=True) -> None:
         """Not available: raises ``NotImplementedError``. PyTorch builds the graph with
