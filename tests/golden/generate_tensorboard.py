@@ -93,6 +93,18 @@ def _event_files(root: Path) -> dict[str, list[Path]]:
     return {k: sorted(v, key=lambda p: int(NAME.match(p.name).group(2))) for k, v in sorted(found.items())}
 
 
+def other_files(root: Path) -> dict:
+    """{scenario: {relative path: text, or {"png": pixels}}} of the files that are not event files
+    (the projector's tsv, png and pbtxt files)."""
+    out: dict = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and not p.name.startswith("events.out.tfevents."):
+            scenario, _, rel = str(p.relative_to(root)).partition(os.sep)
+            data = p.read_bytes()
+            out.setdefault(scenario, {})[rel] = {"png": _png(data)} if p.suffix == ".png" else data.decode("utf-8")
+    return out
+
+
 def read_dir(root: Path) -> dict:
     """{scenario: {relative dir: [[event, ...] per file]}}, wall_time dropped."""
     out: dict = {}
@@ -132,7 +144,8 @@ def main() -> None:
                 for events in files:
                     assert events[0]["source_metadata"] == {"writer": "borch_webgpu.utils.tensorboard"}
                     events[0]["source_metadata"] = {"writer": "tensorboard.summary.writer.event_file_writer"}
-        equal = mine == cases
+        equal = mine == cases and other_files(ours) == other_files(theirs)
+        files_golden = other_files(theirs)
         if not equal:
             for name in cases:
                 if mine.get(name) != cases[name]:
@@ -142,6 +155,7 @@ def main() -> None:
         "torch": torch.__version__, "tensorboard": tensorboard.__version__,
         "events": total,
         "cases": cases,
+        "other_files": files_golden,
         "tensorboard_reads_ours": {"summary": f"tensorboard reads ours: {n_events} events",
                                    "events": n_events, "files": n_files, "equal_to_torch": equal},
     }

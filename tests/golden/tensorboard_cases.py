@@ -160,8 +160,21 @@ def audios(torch, SummaryWriter, d):
         w.add_audio("clipped", torch.tensor(2.0 * np.sin(t * 0.2)), 2, sample_rate=16000)
 
 
+def embeddings(torch, SummaryWriter, d):
+    rng = _rng(4)
+    with SummaryWriter(d) as w:
+        w.add_embedding(torch.tensor(rng.normal(size=(5, 3)).astype(np.float32)), metadata=list("abcde"),
+                        label_img=torch.tensor(rng.uniform(size=(5, 3, 4, 4)).astype(np.float32)))
+        w.add_embedding(rng.normal(size=(3, 2)), metadata=[[1, "x"], [2, "y"], [3, "z"]],
+                        metadata_header=["n", "s"], global_step=2, tag="my/tag \u00e9")
+        w.add_embedding(torch.tensor(rng.normal(size=(2, 4)).astype(np.float32)),
+                        label_img=torch.tensor(rng.uniform(size=(2, 1, 3, 3)).astype(np.float32)), global_step=3,
+                        tag='say "hi"\\%')
+        w.add_scalar("after", 1.0, 0)
+
+
 SCENARIOS = [scalars, scalars_multi, histograms, images, texts, hparams, purge_and_reopen, max_queue,
-             tensors, curves_and_layouts, audios]
+             tensors, curves_and_layouts, audios, embeddings]
 
 
 def run_all(torch, SummaryWriter, root) -> None:

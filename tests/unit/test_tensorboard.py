@@ -242,6 +242,21 @@ def read_dir(root: Path) -> tuple[dict, list[float]]:
     return out, times
 
 
+def other_files(root: Path) -> dict:
+    out: dict = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and not p.name.startswith("events.out.tfevents."):
+            scenario, _, rel = str(p.relative_to(root)).partition(os.sep)
+            data = p.read_bytes()
+            if p.suffix == ".png":
+                img = decode_png(data)
+                out.setdefault(scenario, {})[rel] = {"png": {"shape": list(img.shape),
+                                                             "sha256": hashlib.sha256(img.tobytes()).hexdigest()}}
+            else:
+                out.setdefault(scenario, {})[rel] = data.decode("utf-8")
+    return out
+
+
 # ---- the tests -------------------------------------------------------------------------------------------
 
 def test_crc32c_check_values():
@@ -260,12 +275,12 @@ def ours(tmp_path_factory):
     t0 = time.time()
     tensorboard_cases.run_all(torch, SummaryWriter, root)
     t1 = time.time()
-    return read_dir(root), (t0, t1)
+    return read_dir(root), (t0, t1), other_files(root)
 
 
 @pytest.mark.parametrize("scenario", sorted(GOLDEN["cases"]))
 def test_event_files_match_pytorch(ours, scenario):
-    (cases, _), _ = ours
+    (cases, _), _, _ = ours
     assert set(cases) == set(GOLDEN["cases"])
     mine, theirs = cases[scenario], GOLDEN["cases"][scenario]
     assert sorted(mine) == sorted(theirs), "directories"
@@ -276,8 +291,17 @@ def test_event_files_match_pytorch(ours, scenario):
                 assert x == y, f"{scenario}/{sub} file {k} event {j}:\nours  {x}\ntorch {y}"
 
 
+def test_projector_files_match_pytorch(ours):
+    """add_embedding's tensors.tsv, metadata.tsv, sprite.png (pixels) and projector_config.pbtxt."""
+    files = ours[2]
+    assert sorted(files) == sorted(GOLDEN["other_files"]) == ["embeddings"]
+    assert sorted(files["embeddings"]) == sorted(GOLDEN["other_files"]["embeddings"])
+    for rel, content in GOLDEN["other_files"]["embeddings"].items():
+        assert files["embeddings"][rel] == content, rel
+
+
 def test_wall_times(ours):
-    (_, times), (t0, t1) = ours
+    (_, times), (t0, t1), _ = ours
     explicit = [t for t in times if t == 1234.5]
     assert len(explicit) == 1                            # add_scalar(..., walltime=1234.5)
     assert all(t0 - 1 <= t <= t1 + 1 for t in times if t != 1234.5)
@@ -286,7 +310,7 @@ def test_wall_times(ours):
 def test_tensorboard_reads_ours():
     r = GOLDEN["tensorboard_reads_ours"]
     assert r["summary"] == f"tensorboard reads ours: {GOLDEN['events']} events"
-    assert r["events"] == GOLDEN["events"] == 111 and r["equal_to_torch"] is True
+    assert r["events"] == GOLDEN["events"] == 113 and r["equal_to_torch"] is True
 
 
 def test_default_log_dir_and_file_name(tmp_path, monkeypatch):

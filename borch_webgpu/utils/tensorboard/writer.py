@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import time
 
-from . import _record, summary as _summary
+from . import _embedding, _record, summary as _summary
 
 __all__ = ["FileWriter", "SummaryWriter"]
 
@@ -70,7 +70,7 @@ class SummaryWriter:
 
     Values are this library's tensors (``cpu`` or ``webgpu``: read back once), numpy arrays or Python
     numbers. Not here: ``add_graph`` raises ``NotImplementedError`` (it needs ``torch.jit.trace``);
-    ``add_embedding``, ``add_figure``, ``add_video``, ``add_mesh``, ``add_image_with_boxes`` and
+    ``add_figure`` (matplotlib), ``add_video`` (moviepy), ``add_mesh``, ``add_image_with_boxes`` and
     ``add_onnx_graph`` are missing.
 
     Example::
@@ -370,6 +370,55 @@ class SummaryWriter:
             ...     writer.add_custom_scalars({"Taiwan": {"twse": ["Multiline", ["twse/0050", "twse/2330"]]}})
         """
         self._get_file_writer().add_summary(_summary.custom_scalars(layout))
+
+    @staticmethod
+    def _encode(rawstr):
+        return rawstr.replace("%", f"%{ord('%'):02x}").replace("/", f"%{ord('/'):02x}").replace(
+            "\\", "%%%02x" % ord("\\"))
+
+    def add_embedding(self, mat, metadata=None, label_img=None, global_step=None, tag="default",
+                      metadata_header=None) -> None:
+        """Add data for TensorBoard's projector: ``mat`` ``(N, D)`` (one row a point) as
+        ``<log_dir>/<step:05d>/<tag>/tensors.tsv``, ``metadata`` (N labels, or N rows under
+        ``metadata_header``) as ``metadata.tsv``, ``label_img`` ``(N, C, H, W)`` as ``sprite.png``, and
+        the list of embeddings in ``<log_dir>/projector_config.pbtxt``.
+
+        Example::
+
+            >>> import tempfile
+            >>> from borch_webgpu.utils.tensorboard import SummaryWriter
+            >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
+            ...     writer.add_embedding(torch.randn(4, 3), metadata=["a", "b", "c", "d"],
+            ...                          label_img=torch.rand(4, 1, 2, 2))
+        """
+        mat = _summary.make_np(mat)
+        if global_step is None:
+            global_step = 0
+        subdir = f"{str(global_step).zfill(5)}/{self._encode(tag)}"
+        save_path = os.path.join(self._get_file_writer().get_logdir(), subdir)
+        if os.path.exists(save_path):
+            if os.path.isdir(save_path):
+                print("warning: Embedding dir exists, did you set global_step for add_embedding()?")
+            else:
+                raise NotADirectoryError(f"Path: `{save_path}` exists, but is a file. Cannot proceed.")
+        else:
+            os.makedirs(save_path)
+        if metadata is not None:
+            if mat.shape[0] != len(metadata):
+                raise AssertionError("#labels should equal with #data points")
+            _embedding.make_tsv(metadata, save_path, metadata_header=metadata_header)
+        if label_img is not None:
+            if mat.shape[0] != label_img.shape[0]:
+                raise AssertionError("#images should equal with #data points")
+            _embedding.make_sprite(label_img, save_path, _summary._make_grid)
+        if mat.ndim != 2:
+            raise AssertionError("mat should be 2D, where mat.size(0) is the number of data points")
+        _embedding.make_mat(mat, save_path)
+        if not hasattr(self, "_projector_config"):
+            self._projector_config = []
+        self._projector_config.append(_embedding.embedding_info(metadata, label_img, subdir, global_step, tag))
+        with open(os.path.join(self._get_file_writer().get_logdir(), "projector_config.pbtxt"), "wb") as f:
+            f.write("".join(self._projector_config).encode("utf-8"))
 
     def add_graph(self, model, input_to_model=None, verbose=False, use_strict_trace=True) -> None:
         """Not available: raises ``NotImplementedError``. PyTorch builds the graph with
