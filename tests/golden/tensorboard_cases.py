@@ -173,8 +173,19 @@ def embeddings(torch, SummaryWriter, d):
         w.add_scalar("after", 1.0, 0)
 
 
+def meshes(torch, SummaryWriter, d):
+    vertices = [[[1.0, 1.0, 1.0], [-1.0, -1.0, 1.0], [1.0, -1.0, -1.0], [-1.0, 1.0, -1.0]]]
+    colors = [[[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 0, 255]]]
+    faces = [[[0, 2, 3], [0, 3, 1], [0, 1, 2], [1, 3, 2]]]
+    with SummaryWriter(d) as w:
+        w.add_mesh("my_mesh", vertices=torch.tensor(vertices), colors=torch.tensor(colors, dtype=torch.int),
+                   faces=torch.tensor(faces, dtype=torch.int))
+        w.add_mesh("cloud", vertices=torch.tensor(vertices), global_step=1,
+                   config_dict={"camera": {"cls": "PerspectiveCamera", "fov": 75}, "material": {"size": 0.5}})
+
+
 SCENARIOS = [scalars, scalars_multi, histograms, images, texts, hparams, purge_and_reopen, max_queue,
-             tensors, curves_and_layouts, audios, embeddings]
+             tensors, curves_and_layouts, audios, embeddings, meshes]
 
 
 def run_all(torch, SummaryWriter, root) -> None:

@@ -310,7 +310,7 @@ def test_wall_times(ours):
 def test_tensorboard_reads_ours():
     r = GOLDEN["tensorboard_reads_ours"]
     assert r["summary"] == f"tensorboard reads ours: {GOLDEN['events']} events"
-    assert r["events"] == GOLDEN["events"] == 113 and r["equal_to_torch"] is True
+    assert r["events"] == GOLDEN["events"] == 116 and r["equal_to_torch"] is True
 
 
 def test_default_log_dir_and_file_name(tmp_path, monkeypatch):
@@ -347,6 +347,17 @@ def test_errors_are_pytorchs(tmp_path):
     with SummaryWriter(str(tmp_path)) as w:
         with pytest.raises(NotImplementedError, match="add_graph: borch_webgpu has no torch.jit.trace"):
             w.add_graph(torch.nn.Linear(2, 2), torch.zeros(1, 2))
+        for call in (lambda: w.add_figure("f", None), lambda: w.add_video("v", torch.zeros(1, 2, 3, 4, 4)),
+                     lambda: w.add_onnx_graph("m.onnx"),
+                     lambda: w.add_image_with_boxes("b", torch.zeros(3, 4, 4), torch.tensor([[0, 0, 2, 2]]))):
+            with pytest.raises(NotImplementedError, match="^add_"):
+                call()
+        with pytest.raises(AssertionError, match="Expected 3 tags, got 2."):
+            w.add_custom_scalars_marginchart(["a", "b"])
+        with pytest.raises(ValueError, match=r"len\(bucket_limits\) != len\(bucket_counts\)"):
+            w.add_histogram_raw("h", 0, 1, 1, 1, 1, [1.0], [1, 2])
+        with pytest.raises(AssertionError, match="#labels should equal with #data points"):
+            w.add_embedding(torch.zeros(2, 3), metadata=["a"])
         with pytest.raises(AssertionError, match="Tensor should contain one element"):
             w.add_scalar("x", torch.zeros(2))
         with pytest.raises(ValueError, match="The input has no element."):

@@ -216,3 +216,40 @@ def audio(tag, tensor, sample_rate=44100) -> bytes:
             + _proto.bytes_field(4, fio.getvalue()) + _proto.bytes_field(5, "audio/wav"))
     return summary_of(tag, _proto.message_field(6, body))
 
+
+
+_MESH_TYPES = {"VERTEX": 1, "FACE": 2, "COLOR": 3}
+
+
+def mesh(tag, vertices, colors, faces, config_dict, display_name=None, description=None) -> bytes:
+    """A Summary for the mesh plugin: one float TensorProto of shape ``(B, N, 3)`` per part given
+    (vertices, faces, colors), tagged ``<tag>_VERTEX`` / ``_FACE`` / ``_COLOR``, each with
+    MeshPluginData (name, content type, the parts' bitmask, shape, ``config_dict`` as sorted JSON).
+
+    Example::
+
+        >>> from borch_webgpu.utils.tensorboard.summary import mesh
+        >>> b"my_mesh_VERTEX" in mesh("my_mesh", torch.zeros(1, 3, 3), None, None, None)
+        True
+    """
+    import json
+
+    json_config = "{}" if config_dict is None else json.dumps(config_dict, sort_keys=True)
+    parts = [(t, kind) for t, kind in ((vertices, "VERTEX"), (faces, "FACE"), (colors, "COLOR")) if t is not None]
+    components = 0
+    for _, kind in parts:
+        components |= 1 << _MESH_TYPES[kind]
+    values = b""
+    for t, kind in parts:
+        array = np.asarray(make_np(t) if not isinstance(t, (list, tuple)) else t)
+        if array.ndim != 3:
+            raise ValueError("Tensor shape should be of shape BxNx3, but got %s." % str(tuple(array.shape)))
+        content = (_proto.bytes_field(2, tag) + _proto.int_field(3, _MESH_TYPES[kind])
+                   + _proto.bytes_field(5, json_config) + _varints(6, array.shape)
+                   + _proto.int_field(7, components))
+        metadata = (_proto.message_field(1, _proto.bytes_field(1, "mesh") + _proto.bytes_field(2, content))
+                    + _proto.bytes_field(2, display_name or "") + _proto.bytes_field(3, description or ""))
+        proto = (_proto.int_field(1, _DT["DT_FLOAT"]) + _proto.message_field(2, _shape(array.shape))
+                 + _proto.packed_floats(5, array.reshape(-1).tolist()))
+        values += summary_of(f"{tag}_{kind}", _proto.message_field(8, proto), metadata)
+    return values

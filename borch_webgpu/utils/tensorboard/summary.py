@@ -10,12 +10,13 @@ import numpy as np
 from ...tensor import Tensor
 from . import _proto
 from ._base import make_np, plugin_metadata, summary_of
-from ._plugins import audio, compute_curve, custom_scalars, histogram_raw, pr_curve, pr_curve_raw, tensor_proto
+from ._plugins import (audio, compute_curve, custom_scalars, histogram_raw, mesh, pr_curve, pr_curve_raw,
+                       tensor_proto)
 from ._png import encode_png
 
 __all__ = ["make_np", "scalar", "histogram", "histogram_raw", "make_histogram", "image", "convert_to_HWC",
            "text", "hparams", "tensor_proto", "pr_curve", "pr_curve_raw", "compute_curve", "custom_scalars",
-           "audio"]
+           "audio", "mesh"]
 
 _DT_FLOAT, _DT_DOUBLE, _DT_STRING = 1, 2, 7
 

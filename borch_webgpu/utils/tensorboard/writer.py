@@ -69,9 +69,9 @@ class SummaryWriter:
         filename_suffix (str): appended to the event file's name.
 
     Values are this library's tensors (``cpu`` or ``webgpu``: read back once), numpy arrays or Python
-    numbers. Not here: ``add_graph`` raises ``NotImplementedError`` (it needs ``torch.jit.trace``);
-    ``add_figure`` (matplotlib), ``add_video`` (moviepy), ``add_mesh``, ``add_image_with_boxes`` and
-    ``add_onnx_graph`` are missing.
+    numbers. Not here, each raising ``NotImplementedError`` with the reason: ``add_graph`` (it needs
+    ``torch.jit.trace``), ``add_figure`` (matplotlib), ``add_video`` (moviepy), ``add_image_with_boxes``
+    (Pillow's drawing) and ``add_onnx_graph`` (the ``onnx`` package's GraphDef conversion).
 
     Example::
 
@@ -371,6 +371,24 @@ class SummaryWriter:
         """
         self._get_file_writer().add_summary(_summary.custom_scalars(layout))
 
+    def add_mesh(self, tag, vertices, colors=None, faces=None, config_dict=None, global_step=None,
+                 walltime=None) -> None:
+        """Add a mesh or point cloud for TensorBoard's Mesh tab: ``vertices`` ``(B, N, 3)``, ``colors``
+        ``(B, N, 3)`` (0-255), ``faces`` ``(B, F, 3)`` (vertex indices); ``config_dict`` holds the
+        ThreeJS settings.
+
+        Example::
+
+            >>> import tempfile
+            >>> from borch_webgpu.utils.tensorboard import SummaryWriter
+            >>> vertices = torch.tensor([[[1.0, 1, 1], [-1, -1, 1], [1, -1, -1], [-1, 1, -1]]])
+            >>> faces = torch.tensor([[[0, 2, 3], [0, 3, 1], [0, 1, 2], [1, 3, 2]]], dtype=torch.int)
+            >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
+            ...     writer.add_mesh("my_mesh", vertices=vertices, faces=faces)
+        """
+        self._get_file_writer().add_summary(_summary.mesh(tag, vertices, colors, faces, config_dict),
+                                            global_step, walltime)
+
     @staticmethod
     def _encode(rawstr):
         return rawstr.replace("%", f"%{ord('%'):02x}").replace("/", f"%{ord('/'):02x}").replace(
@@ -435,6 +453,75 @@ class SummaryWriter:
             NotImplementedError: add_graph: borch_webgpu has no torch.jit.trace, ...
         """
         raise NotImplementedError(_NO_GRAPH)
+
+    def add_image_with_boxes(self, tag, img_tensor, box_tensor, global_step=None, walltime=None, rescale=1,
+                             dataformats="CHW", labels=None) -> None:
+        """Not available: raises ``NotImplementedError`` (PyTorch draws the boxes and labels with
+        Pillow's ImageDraw and fonts, which borch_webgpu does not have).
+
+        Example::
+
+            >>> import tempfile
+            >>> from borch_webgpu.utils.tensorboard import SummaryWriter
+            >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
+            ...     writer.add_image_with_boxes("b", torch.zeros(3, 4, 4), torch.tensor([[0, 0, 2, 2]]))
+            Traceback (most recent call last):
+            ...
+            NotImplementedError: add_image_with_boxes: ...
+        """
+        raise NotImplementedError("add_image_with_boxes: drawing boxes and labels needs Pillow's ImageDraw, "
+                                  "which borch_webgpu does not have; draw them into the image tensor and call "
+                                  "add_image")
+
+    def add_figure(self, tag, figure, global_step=None, close=True, walltime=None) -> None:
+        """Not available: raises ``NotImplementedError`` (a matplotlib figure is rendered with
+        matplotlib's Agg canvas; borch_webgpu does not load matplotlib).
+
+        Example::
+
+            >>> import tempfile
+            >>> from borch_webgpu.utils.tensorboard import SummaryWriter
+            >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
+            ...     writer.add_figure("fig", None)
+            Traceback (most recent call last):
+            ...
+            NotImplementedError: add_figure: ...
+        """
+        raise NotImplementedError("add_figure: rendering a matplotlib figure is not supported here; render it "
+                                  "to an (H, W, 3) array yourself and call add_image(..., dataformats='HWC')")
+
+    def add_video(self, tag, vid_tensor, global_step=None, fps=4, walltime=None) -> None:
+        """Not available: raises ``NotImplementedError`` (PyTorch encodes the GIF with moviepy).
+
+        Example::
+
+            >>> import tempfile
+            >>> from borch_webgpu.utils.tensorboard import SummaryWriter
+            >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
+            ...     writer.add_video("v", torch.zeros(1, 2, 3, 4, 4))
+            Traceback (most recent call last):
+            ...
+            NotImplementedError: add_video: ...
+        """
+        raise NotImplementedError("add_video: PyTorch encodes the video as a GIF with moviepy, which "
+                                  "borch_webgpu does not have; log frames with add_images instead")
+
+    def add_onnx_graph(self, prototxt) -> None:
+        """Not available: raises ``NotImplementedError`` (PyTorch converts the ONNX graph to a GraphDef
+        with the ``onnx`` package).
+
+        Example::
+
+            >>> import tempfile
+            >>> from borch_webgpu.utils.tensorboard import SummaryWriter
+            >>> with SummaryWriter(tempfile.mkdtemp()) as writer:
+            ...     writer.add_onnx_graph("model.onnx")
+            Traceback (most recent call last):
+            ...
+            NotImplementedError: add_onnx_graph: ...
+        """
+        raise NotImplementedError("add_onnx_graph: converting an ONNX graph to TensorBoard's GraphDef is not "
+                                  "supported here; open the file from torch.onnx.export in an ONNX viewer")
 
     def flush(self) -> None:
         """Flushes the event file to disk: every pending event of every writer is written."""
