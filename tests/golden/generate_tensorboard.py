@@ -5,7 +5,8 @@ checked by it) and its protobuf classes, minus wall_time and the file names.
 Then it runs the same scenarios with borch_webgpu's SummaryWriter (CPython, cpu device) and records what
 TensorBoard makes of those files: how many events its EventFileLoader reads, and whether the records,
 decoded with TensorBoard's protobuf classes, equal PyTorch's (all but source_metadata.writer, which names
-the writer).
+the writer), and whether its EventAccumulator (the loader behind the dashboards) finds the same tags and
+scalar values in both.
 
 Images are recorded as their decoded pixels (Pillow): shape and sha256 of the uint8 bytes.
 
@@ -32,6 +33,7 @@ import tensorboard  # noqa: E402
 import torch  # noqa: E402
 from PIL import Image  # noqa: E402
 from google.protobuf.descriptor import FieldDescriptor as FD  # noqa: E402
+from tensorboard.backend.event_processing.event_accumulator import EventAccumulator  # noqa: E402
 from tensorboard.backend.event_processing.event_file_loader import EventFileLoader, RawEventFileLoader  # noqa: E402
 from tensorboard.compat.proto import event_pb2  # noqa: E402
 from tensorboard.plugins.hparams import plugin_data_pb2  # noqa: E402
@@ -123,6 +125,20 @@ def read_dir(root: Path) -> dict:
     return out
 
 
+def accumulated(root: Path) -> dict:
+    """What TensorBoard's EventAccumulator (the loader behind its dashboards) finds in each run
+    directory: tags per kind, and the scalars' (step, value) lists."""
+    out = {}
+    for rel in _event_files(root):
+        ea = EventAccumulator(str(root / rel), size_guidance={"scalars": 0, "images": 0, "histograms": 0,
+                                                              "tensors": 0, "audio": 0})
+        ea.Reload()
+        tags = {k: sorted(v) for k, v in ea.Tags().items() if isinstance(v, list) and v}
+        scalars = {t: [(e.step, e.value) for e in ea.Scalars(t)] for t in tags.get("scalars", [])}
+        out[rel] = {"tags": tags, "scalars": scalars}
+    return out
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         theirs, ours = Path(tmp) / "torch", Path(tmp) / "ours"
@@ -145,6 +161,9 @@ def main() -> None:
                     assert events[0]["source_metadata"] == {"writer": "borch_webgpu.utils.tensorboard"}
                     events[0]["source_metadata"] = {"writer": "tensorboard.summary.writer.event_file_writer"}
         equal = mine == cases and other_files(ours) == other_files(theirs)
+        dashboards = accumulated(ours)
+        dashboards_equal = repr(dashboards) == repr(accumulated(theirs))   # repr: NaN equals NaN
+        n_tags = sum(len(v) for d in dashboards.values() for v in d["tags"].values())
         files_golden = other_files(theirs)
         if not equal:
             for name in cases:
@@ -157,11 +176,13 @@ def main() -> None:
         "cases": cases,
         "other_files": files_golden,
         "tensorboard_reads_ours": {"summary": f"tensorboard reads ours: {n_events} events",
-                                   "events": n_events, "files": n_files, "equal_to_torch": equal},
+                                   "events": n_events, "files": n_files, "equal_to_torch": equal,
+                                   "accumulator_tags": n_tags, "accumulator_equal_to_torch": dashboards_equal},
     }
     (HERE / "tensorboard.json").write_text(json.dumps(out, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
     print(f"wrote tensorboard.json: {len(cases)} scenarios, {total} events; "
-          f"tensorboard reads ours: {n_events} events in {n_files} files, equal to torch's: {equal}")
+          f"tensorboard reads ours: {n_events} events in {n_files} files, equal to torch's: {equal}; "
+          f"EventAccumulator: {n_tags} tags, equal to torch's: {dashboards_equal}")
 
 
 if __name__ == "__main__":

@@ -311,6 +311,7 @@ def test_tensorboard_reads_ours():
     r = GOLDEN["tensorboard_reads_ours"]
     assert r["summary"] == f"tensorboard reads ours: {GOLDEN['events']} events"
     assert r["events"] == GOLDEN["events"] == 116 and r["equal_to_torch"] is True
+    assert r["accumulator_tags"] == 91 and r["accumulator_equal_to_torch"] is True
 
 
 def test_default_log_dir_and_file_name(tmp_path, monkeypatch):
