@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 SCRIPT = r'''
-import json, os, struct
+import json, os, struct, tempfile
 import numpy as np
 import torch
 from torch.utils.tensorboard import SummaryWriter
@@ -68,7 +68,7 @@ y = 3 * x + 0.5
 model = torch.nn.Linear(1, 1).to("webgpu")
 opt = torch.optim.SGD(model.parameters(), lr=0.2)
 expect = []
-with SummaryWriter("runs/webgpu") as w:
+with SummaryWriter(tempfile.mkdtemp()) as w:   # the page is shared: a fresh directory
     for step in range(4):
         loss = ((model(x) - y) ** 2).mean()
         opt.zero_grad(); loss.backward(); opt.step()
