@@ -1,4 +1,4 @@
-"""``torch.utils``: ``data`` (datasets, samplers, DataLoader)."""
-from . import data
+"""``torch.utils``: ``data`` (datasets, samplers, DataLoader), ``tensorboard`` (SummaryWriter)."""
+from . import data, tensorboard
 
-__all__ = ["data"]
+__all__ = ["data", "tensorboard"]
