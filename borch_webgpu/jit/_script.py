@@ -19,18 +19,24 @@ _BOOKKEEPING = ("_parameters", "_buffers", "_modules")
 
 
 def shell_of(orig: Module, cls: type) -> Module:
-    """A new ``cls`` instance sharing ``orig``'s submodules, parameters, buffers and attributes."""
+    """A new ``cls`` instance sharing ``orig``'s parameters, buffers and attributes; its submodules are
+    shells of theirs (so ``train()`` / ``eval()`` on one leaves the other's flags alone, as in PyTorch)."""
     obj = cls.__new__(cls)
     d = dict(orig.__dict__)
     for k in _BOOKKEEPING:
         if k in d:
             d[k] = OrderedDict(d[k]) if isinstance(d[k], OrderedDict) else dict(d[k])
+    if "_modules" in d:
+        for name, child in d["_modules"].items():
+            if child is not None:
+                d["_modules"][name] = shell_of(child, type(child))
     if "_non_persistent_buffers_set" in d:
         d["_non_persistent_buffers_set"] = set(d["_non_persistent_buffers_set"])
     for k in [k for k in d if k.startswith("_jit_")]:
         del d[k]
     obj.__dict__.update(d)
-    object.__setattr__(obj, "_jit_original_name", getattr(orig, "_jit_original_name", type(orig).__name__))
+    if isinstance(obj, ScriptModule):
+        object.__setattr__(obj, "_jit_original_name", getattr(orig, "_jit_original_name", type(orig).__name__))
     return obj
 
 

@@ -271,7 +271,7 @@ def trace_callable(root, args: tuple, kwargs: dict, method: str = "forward"):
     is_module = isinstance(root, Module)
     if is_module:
         fn = getattr(type(root), method)
-        qualname = f"{type(root).__name__}.{method}"
+        qualname = getattr(fn, "__qualname__", f"{type(root).__name__}.{method}")
     else:
         fn = root
         qualname = getattr(root, "__qualname__", getattr(root, "__name__", "function"))
