@@ -27,7 +27,7 @@ from typing import Any, Callable
 from ..nn import Module
 from ..tensor import Tensor
 from ._script import (RecursiveScriptModule, ScriptFunction, ScriptModule, TopLevelTracedModule, TracedModule,
-                      scripted_module, traced_module)
+                      code_module_class, scripted_module, traced_module)
 from ._serialization import load_module
 from ._trace import TracerWarning, TracingCheckError, is_tracing, trace_callable
 from ._trace import check_trace as _check
@@ -266,7 +266,7 @@ def load(f, map_location=None, _extra_files: dict | None = None, _restore_shapes
         [0.0, 1.0]
     """
     _deprecated("load", "`torch.export`")
-    return load_module(f, map_location, _extra_files)
+    return load_module(f, code_module_class, map_location, _extra_files)
 
 
 def freeze(mod, preserved_attrs: list | None = None, optimize_numerics: bool = True):

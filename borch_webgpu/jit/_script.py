@@ -68,13 +68,16 @@ class ScriptModule(Module):
 
     Example:
         >>> import borch_webgpu as torch
-        >>> m = torch.jit.trace(torch.nn.Linear(3, 2), torch.ones(1, 3))
+        >>> net = torch.nn.Sequential(torch.nn.Linear(3, 2), torch.nn.ReLU())
+        >>> m = torch.jit.trace(net, torch.ones(1, 3))
         >>> isinstance(m, torch.jit.ScriptModule), isinstance(m, torch.nn.Module)
         (True, True)
         >>> print(m.code.strip())
         def forward(self, input):
-            linear = torch._C._nn.linear(input, self.weight, self.bias);  input = None
-            return linear
+            input_1 = input
+            _0 = getattr(self, "0")(input_1);  input_1 = None
+            _1 = getattr(self, "1")(_0);  _0 = None
+            return _1
     """
 
     def _jit_fx(self):

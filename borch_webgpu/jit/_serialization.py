@@ -23,6 +23,7 @@ import io
 import math
 import os
 import pickle
+import sys
 import zipfile
 from collections import OrderedDict
 
@@ -155,9 +156,10 @@ def _check_code(src: str) -> None:
 
 
 def _globals() -> dict:
-    import borch_webgpu
     from ..device import device
-    return {"torch": borch_webgpu, "inf": math.inf, "nan": math.nan, "NoneType": type(None), "device": device,
+    # the package namespace the code calls as ``torch`` (fx's codegen finds it the same way: importing
+    # the package from below would be a cycle)
+    return {"torch": sys.modules["borch_webgpu"], "inf": math.inf, "nan": math.nan, "NoneType": type(None), "device": device,
             "getattr": getattr, "__builtins__": builtins}
 
 
@@ -209,10 +211,9 @@ def _what_is(names: list[str], f) -> str | None:
     return None
 
 
-def load_module(f, map_location=None, _extra_files: dict | None = None):
-    """Read what :func:`save_module` wrote."""
+def load_module(f, code_module_class, map_location=None, _extra_files: dict | None = None):
+    """Read what :func:`save_module` wrote; ``code_module_class(forward)`` makes the module's class."""
     from ..serialization import load
-    from ._script import code_module_class
     name = f if isinstance(f, (str, os.PathLike)) else getattr(f, "name", "<file>")
     data = open(f, "rb").read() if isinstance(f, (str, os.PathLike)) else (f if isinstance(f, bytes) else f.read())
     try:

@@ -78,7 +78,7 @@ def data(shape, seed):
 def _np(t):
     if isinstance(t, (tuple, list)):
         return [_np(v) for v in t]
-    return t.detach().cpu().numpy()
+    return np.array(t.detach().cpu().numpy())   # a copy: on cpu .numpy() is a view that later steps write
 
 
 def _err(fn):
@@ -104,7 +104,7 @@ def record(torch, device: str = "cpu", weights: dict | None = None) -> dict:
         if weights is not None:
             m.load_state_dict({k: torch.from_numpy(np.array(v)) for k, v in weights[name].items()})
         m = m.to(device).eval()
-        state[name] = {k: v.detach().cpu().numpy() for k, v in m.state_dict().items()}
+        state[name] = {k: _np(v) for k, v in m.state_dict().items()}
         ex, new = t(data(ex_shape, 1)), t(data(new_shape, 2))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
