@@ -7,6 +7,7 @@ the trace (``_trace.py``); a scripted one runs its Python code as written. ``gra
 """
 from __future__ import annotations
 
+import inspect
 from collections import OrderedDict
 from typing import Any, Callable
 
@@ -144,18 +145,44 @@ def scripted_module(orig: Module) -> RecursiveScriptModule:
     return shell_of(orig, cls)
 
 
+def run_frozen(module: Module, fn: Callable, args: tuple, kwargs: dict) -> Any:
+    """``fn(module, ...)`` with each submodule's ``training`` flag as it was when traced (as PyTorch's trace
+    freezes it), put back afterwards; a module that was not traced runs as it is."""
+    frozen = module.__dict__.get("_jit_frozen_paths")
+    if not frozen:
+        return fn(module, *args, **kwargs)
+    mods = dict(module.named_modules())
+    saved = []
+    for path, flag in frozen.items():
+        m = mods.get(path)
+        if m is not None:
+            saved.append((m, m.__dict__.get("training")))
+            m.__dict__["training"] = flag
+    try:
+        return fn(module, *args, **kwargs)
+    finally:
+        for m, flag in saved:
+            m.__dict__["training"] = flag
+
+
 def code_module_class(forward: Callable) -> type:
     """The class of a loaded module: ``forward`` is the saved fx code (a class of its own, as fx does)."""
-    return type("RecursiveScriptModule", (RecursiveScriptModule,), {"forward": forward, "__module__": __name__})
+    def run(self, *args, **kwargs):
+        return run_frozen(self, forward, args, kwargs)
+    run.__signature__ = inspect.signature(forward)
+    run.__wrapped__ = forward
+    return type("RecursiveScriptModule", (RecursiveScriptModule,), {"forward": run, "__module__": __name__,
+                                                                   "_jit_code_forward": staticmethod(forward)})
 
 
 class TracedModule(ScriptModule):
     """``torch.jit.TracedModule``: a module whose ``forward`` is the graph a trace recorded.
 
-    Its submodules, parameters and buffers are the traced module's own (shared, as PyTorch shares
-    them); ``state_dict``, ``train``/``eval`` and ``to`` work as on any module. Leaf layers (``nn.Linear``,
-    ``nn.BatchNorm2d``, ``nn.Dropout``, ...) are called by the graph, so they follow ``train()``/``eval()``
-    set after the trace (PyTorch's trace freezes the mode it saw).
+    Its parameters and buffers are the traced module's own (shared, as PyTorch shares them), its
+    submodules copies of the traced ones; ``state_dict``, ``named_parameters``, ``train``/``eval`` and ``to``
+    work as on any module. As in PyTorch, the graph keeps the training mode each layer had when it was
+    traced: ``train()`` / ``eval()`` afterwards change the flags, not what ``BatchNorm`` or ``Dropout`` do
+    (trace again in the mode you want).
 
     Example:
         >>> import borch_webgpu as torch
@@ -168,7 +195,7 @@ class TracedModule(ScriptModule):
         fn = self.__dict__.get("_jit_fn")
         if fn is None:
             raise RuntimeError(f"{self.original_name}: forward was not traced (trace_module was given other methods)")
-        return fn(self, *args, **kwargs)
+        return run_frozen(self, fn, args, kwargs)
 
 
 class TopLevelTracedModule(TracedModule):
@@ -181,15 +208,22 @@ class TopLevelTracedModule(TracedModule):
     """
 
 
+def _method(obj: Module, fn: Callable) -> Callable:
+    def method(*args, **kwargs):
+        return run_frozen(obj, fn, args, kwargs)
+    return method
+
+
 def traced_module(orig: Module, gm, consts: dict, methods: dict | None = None) -> TopLevelTracedModule:
     obj = shell_of(orig, TopLevelTracedModule)
     obj.__dict__.update(consts)
+    object.__setattr__(obj, "_jit_frozen_paths", {name: m.training for name, m in orig.named_modules()})
     if gm is not None:
         object.__setattr__(obj, "_jit_gm", gm)
         object.__setattr__(obj, "_jit_fn", type(gm).forward)
     for name, (mgm, mconsts) in (methods or {}).items():
         obj.__dict__.update(mconsts)
-        object.__setattr__(obj, name, type(mgm).forward.__get__(obj))
+        object.__setattr__(obj, name, _method(obj, type(mgm).forward))
     return obj
 
 

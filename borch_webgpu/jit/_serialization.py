@@ -177,6 +177,8 @@ def save_module(m: Module, gm, consts: dict, f, _extra_files: dict | None = None
     buf = io.BytesIO()
     extra = dict(consts)
     extra["_jit_saved_name"] = getattr(m, "original_name", type(m).__name__)
+    if m.__dict__.get("_jit_frozen_paths"):   # a traced module's training flags, frozen as PyTorch's trace does
+        extra["_jit_frozen_paths"] = dict(m.__dict__["_jit_frozen_paths"])
     _Pickler(buf, tensors).dump(_skeleton(m, extra))
     tbuf = io.BytesIO()
     save(tensors, tbuf)

@@ -155,6 +155,27 @@ def record(torch, device: str = "cpu", weights: dict | None = None) -> dict:
         with torch.no_grad():
             out[key + "/traced_train_output"] = _np(traced(t(data((3, 2, 4, 4), 4))))
 
+    # a trace freezes the training flags it saw: traced in eval then .train(), traced in train then .eval()
+    for traced_in, switch in (("eval", "train"), ("train", "eval")):
+        m = cls["cnn"]()
+        m.load_state_dict({k: torch.from_numpy(np.array(v)) for k, v in state["cnn"].items()})
+        m = m.to(device).train(traced_in == "train")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            traced = torch.jit.trace(m, t(data((2, 2, 4, 4), 3)), check_trace=False)
+            getattr(traced, switch)()
+            buf = io.BytesIO()
+            torch.jit.save(traced, buf)
+            buf.seek(0)
+            loaded = torch.jit.load(buf, map_location=device)
+            getattr(loaded, switch)()
+        key = f"frozen_mode/{traced_in}_then_{switch}"
+        with torch.no_grad():
+            out[key + "/output"] = _np(traced(t(data((3, 2, 4, 4), 4))))
+            out[key + "/loaded_output"] = _np(loaded(t(data((3, 2, 4, 4), 4))))
+        out[key + "/flags"] = [traced.training, traced.bn.training, m.training, loaded.training]
+        out[key + "/num_batches_tracked"] = int(m.bn.num_batches_tracked)
+
     # a function of two tensors
     f = _f(torch)
     ex = (t(data((3, 4), 5)), t(data((3, 4), 6)))

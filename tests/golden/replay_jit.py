@@ -117,13 +117,15 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--device", default="cpu")
     args = p.parse_args(argv)
+    import time
+    t0 = time.perf_counter()
     gold = load()
     n1, f1 = check_answers(gold, args.device)
     n2, f2 = check_files(gold, args.device)
     fails = f1 + f2
     for line in fails:
         print("FAIL", line)
-    print(f"jit: {n1 + n2 - len(fails)} passed, {len(fails)} failed (device {args.device}, torch {gold['torch']})")
+    print(f"jit: {n1 + n2 - len(fails)} passed, {len(fails)} failed (device {args.device}, torch {gold['torch']}; {time.perf_counter() - t0:.1f} s)")
     return 1 if fails else 0
 
 
