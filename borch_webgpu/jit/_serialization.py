@@ -43,6 +43,9 @@ _PLAIN = (int, float, bool, str, type(None), complex, bytes)
 class _Module(Module):
     """A user-defined module inside a saved archive: its children, tensors and plain attributes."""
 
+    def _get_name(self) -> str:
+        return self.__dict__.get("_jit_class_name", "Module")
+
 
 def _own_class(m: Module) -> bool:
     mod = type(m).__module__
@@ -73,6 +76,8 @@ def _skeleton(m: Module, extra: dict | None = None) -> Module:
     for k in _HOOKS:
         if k in m.__dict__:
             d[k] = OrderedDict()
+    if not own:
+        d["_jit_class_name"] = type(m).__name__
     d.update(extra or {})
     new.__dict__.update(d)
     return new
