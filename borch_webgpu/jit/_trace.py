@@ -265,6 +265,34 @@ def _check_arity(fn, skip_self: bool, args: tuple, kwargs: dict, qualname: str) 
         raise TypeError(f"{qualname}() missing {len(missing)} required positional argument{s}: {listed}")
 
 
+def _type_name(v: Any, whole: Any) -> str:
+    if isinstance(v, Tensor):
+        return "Tensor"
+    if isinstance(v, tuple):
+        return "Tuple[" + ", ".join(_type_name(x, whole) for x in v) + "]"
+    if isinstance(v, list):
+        kinds = [_type_name(x, whole) for x in v]
+        for k in kinds[1:]:
+            if k != kinds[0]:
+                raise RuntimeError(f"Tracer cannot infer type of {whole}\n:List inputs to traced functions must have "
+                                   f"consistent element type. Found {kinds[0]} and {k}")
+        return f"List[{kinds[0] if kinds else 'Tensor'}]"
+    if isinstance(v, dict):
+        vals = {_type_name(x, whole) for x in v.values()}
+        return f"Dict[str, {vals.pop() if len(vals) == 1 else 'Tensor'}]"
+    return type(v).__name__
+
+
+def _check_inputs(args: tuple, kwargs: dict) -> None:
+    """PyTorch's refusal of example inputs that are not tensors or containers of tensors."""
+    leaves: list = []
+    map_aggregate((args, kwargs), leaves.append)
+    name = _type_name(args, args)   # raises for a list of mixed types, as PyTorch does
+    if any(not isinstance(v, Tensor) for v in leaves):
+        raise RuntimeError(f"Type '{name}' cannot be traced. Only Tensors and (possibly nested) Lists, Dicts, and "
+                           "Tuples of Tensors can be traced")
+
+
 def trace_callable(root, args: tuple, kwargs: dict, method: str = "forward"):
     """Trace ``root`` (a Module's ``method`` or a function) on real values: (GraphModule, constants)."""
     from ..fx import GraphModule
@@ -276,6 +304,7 @@ def trace_callable(root, args: tuple, kwargs: dict, method: str = "forward"):
         fn = root
         qualname = getattr(root, "__qualname__", getattr(root, "__name__", "function"))
     _check_arity(fn, is_module, args, kwargs, qualname)
+    _check_inputs(args, kwargs)
     names = _positional_names(fn, is_module)
     tracer = ConcreteTracer(args, kwargs, names, method)
     before = set(root.__dict__) if is_module else set()

@@ -17,7 +17,8 @@ from golden_io import formula
 # (name, example shape, new shape)
 MODELS = [("mlp", (2, 4), (5, 4)), ("cnn", (2, 2, 4, 4), (3, 2, 4, 4))]
 # a message check is exact for these; the others record the exception type only (Python or kernel text)
-EXACT_MESSAGES = {"trace_no_inputs", "trace_empty_tuple", "freeze_plain", "freeze_train", "optimize_plain"}
+EXACT_MESSAGES = {"trace_no_inputs", "trace_empty_tuple", "freeze_plain", "freeze_train", "optimize_plain",
+                  "trace_int_input", "trace_none_input"}
 
 
 def classes(torch):
@@ -239,6 +240,9 @@ def record(torch, device: str = "cpu", weights: dict | None = None) -> dict:
             "trace_no_inputs": _err(lambda: torch.jit.trace(mlp)),
             "trace_empty_tuple": _err(lambda: torch.jit.trace(mlp, ())),
             "trace_dict_input": _err(lambda: torch.jit.trace(mlp, {"x": x})),
+            "trace_int_input": _err(lambda: torch.jit.trace(lambda a, b: a * b, (x, 3))),
+            "trace_none_input": _err(lambda: torch.jit.trace(lambda a, b: a, (x, None))),
+            "trace_mixed_list": _err(lambda: torch.jit.trace(lambda a, b: a, (x, [x, 1]))),
             "freeze_plain": _err(lambda: torch.jit.freeze(mlp)),
             "freeze_train": _err(lambda: torch.jit.freeze(torch.jit.script(mlp.train()))),
             "optimize_plain": _err(lambda: torch.jit.optimize_for_inference(mlp)),
