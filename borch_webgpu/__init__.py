@@ -32,6 +32,7 @@ from . import ao
 from ._compile import compile  # noqa: A004
 from . import _dynamo, compiler
 from . import fx
+from . import jit
 from . import accelerator, backends
 from . import amp, cpu
 from .amp import autocast

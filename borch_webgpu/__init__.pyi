@@ -321,6 +321,7 @@ from .ops._sparse_dispatch import isnan as isnan
 from .ops.special import isneginf as isneginf
 from .ops.special import isposinf as isposinf
 from .ops.special import isreal as isreal
+from . import jit as jit
 from .ops.creation_more import kaiser_window as kaiser_window
 from ._scope import keep as keep
 from .ops._torch_nn_loss import kl_div as kl_div
