@@ -1,0 +1,65 @@
+"""Run profiler_cases.PROGRAMS with ``torch`` bound to borch_webgpu and compare with what PyTorch reported
+(profiler.json): ``python replay_profiler.py [--device cpu|webgpu]``; in the browser through the runner
+with ``--mount tests/golden``. Prints one line per mismatch and ``profiler: N passed, N failed``.
+
+Compared: the table's header line and column titles, the events directly inside the ``record_function``
+ranges (names and call counts), the input shapes of ``aten::mm``, the operators' event names, every
+schedule's actions per step, warnings and errors, and for each trace handed to ``on_trace_ready`` the step
+it came at and its events (names, parents, averaged counts). Not compared: times, and the children PyTorch's
+ATen ops have (``aten::mm``'s ``aten::resolve_conj``; ours are our own public calls).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import borch_webgpu as bw  # noqa: E402
+
+from profiler_cases import PROGRAMS  # noqa: E402
+
+
+def _diff(path: str, got, want, out: list) -> None:
+    if isinstance(want, dict) and isinstance(got, dict):
+        for k in want:
+            _diff(f"{path}.{k}", got.get(k, "<missing>"), want[k], out)
+    elif isinstance(want, list) and isinstance(got, list) and len(want) == len(got) and \
+            any(isinstance(w, (dict, list)) for w in want):
+        for i, (g, w) in enumerate(zip(got, want)):
+            _diff(f"{path}[{i}]", g, w, out)
+    elif got != want:
+        out.append(f"{path}: got {got!r}, PyTorch: {want!r}")
+
+
+# what is PyTorch's ATen internals, not the program: left out of the comparison
+SKIP = {"legacy.averages"}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--device", default="cpu")
+    args = ap.parse_args()
+    want = json.loads((HERE / "profiler.json").read_text())
+    passed = failed = 0
+    for name, fn in PROGRAMS.items():
+        got = fn(bw, args.device)
+        for key, value in want[name].items():
+            diffs: list[str] = []
+            if f"{name}.{key}" in SKIP:
+                continue
+            _diff(f"{name}.{key}", got.get(key, "<missing>"), value, diffs)
+            if diffs:
+                failed += 1
+                print("\n".join(diffs))
+            else:
+                passed += 1
+    print(f"profiler: {passed} passed, {failed} failed (device {args.device})")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
