@@ -20,6 +20,8 @@ How it differs from PyTorch:
   ``aten::index`` ... by index kind). ``backward()`` is not an event of its own (PyTorch:
   ``autograd::engine::evaluate_function: ...``); ops that backward formulas call through public names are
   recorded.
+- A ``torch.compile``'d call that replays its captured graph runs no ops, so it records no op events (wrap
+  it in ``record_function`` to see its time); the dispatch counter counts recorded dispatches, not replays.
 - There are no CUDA events and no per-op GPU time: WebGPU times whole compute passes (one per flush, many
   ops each), so ``use_cuda=True`` / ``use_device="cuda"`` (here: WebGPU) switches on ``timestamp-query``
   timing where the adapter has it and reports the device totals in ``prof.device_totals`` (dispatches,
@@ -260,6 +262,9 @@ class profile:
             use_device = "cuda"
         if use_device not in (None, "cuda", "webgpu"):
             raise AssertionError(f"{use_device} is not a valid device. Use 'cuda' or 'webgpu' (the same here).")
+        if use_device is not None and not _webgpu.available():
+            warnings.warn("CUDA is not available, disabling CUDA profiling", stacklevel=2)
+            use_device = None
         self.enabled = enabled
         self.use_device = use_device
         self.record_shapes = record_shapes

@@ -248,7 +248,7 @@ class profile:
         self.step_rec_fn: record_function | None = None
         self._last: _ap.profile | None = None
         device = ProfilerActivity.CUDA in acts or ProfilerActivity.WEBGPU in acts
-        self.use_device = "webgpu" if device else None
+        self.use_device = "webgpu" if device and _webgpu.available() else None
         A = ProfilerAction
         warn_none = partial(warnings.warn, "Incorrect schedule: WARMUP followed by NONE")
         self.action_map = {
@@ -341,7 +341,7 @@ class profile:
     def _result(self) -> _ap.profile:
         prof = self._last
         if prof is None or prof.function_events is None:
-            raise AssertionError("Expected profiler to be initialized")
+            raise AssertionError("Profiler must be initialized before accessing events")
         return prof
 
     def events(self) -> EventList:

@@ -39,6 +39,36 @@ def _diff(path: str, got, want, out: list) -> None:
 SKIP = {"legacy.averages"}
 
 
+def dispatch_check(device: str) -> list[str]:
+    """The WebGPU work of each op: every op below dispatches on webgpu (none on cpu), and the events' own
+    dispatches add up to the device total of the profile."""
+    F = bw.nn.functional
+    a = bw.ones(16, 16, device=device)
+    x = bw.ones(1, 1, 8, 8, device=device)
+    w = bw.ones(2, 1, 3, 3, device=device)
+    acts = [bw.profiler.ProfilerActivity.CPU, bw.profiler.ProfilerActivity.CUDA]
+    with bw.profiler.profile(activities=acts, record_shapes=True) as prof:
+        bw.mm(a, a)
+        bw.add(a, a)
+        F.relu(a)
+        F.conv2d(x, w)
+        (a * 2).sum().item()
+    top = [e for e in prof.events() if e.cpu_parent is None]
+    totals = prof.device_totals or {}
+    print("dispatches: " + " ".join(f"{e.name}={e.device_dispatches}" for e in top) + f"; device totals {totals}")
+    bad = []
+    for name in ("aten::mm", "aten::add", "aten::relu", "aten::conv2d", "aten::mul", "aten::sum"):
+        n = next((e.device_dispatches for e in top if e.name == name), None)
+        if n is None or (n < 1 if device == "webgpu" else n != 0):
+            bad.append(f"dispatches: {name} recorded {n} dispatches on {device}")
+    own = sum(e.self_device_dispatches for e in prof.events())
+    if own != sum(e.device_dispatches for e in top) or (device == "webgpu" and own != totals.get("dispatches")):
+        bad.append(f"dispatches: events' own {own} != device total {totals.get('dispatches')}")
+    if device == "webgpu" and totals.get("device") != "webgpu":
+        bad.append(f"dispatches: device totals {totals}")
+    return bad
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default="cpu")
@@ -57,6 +87,9 @@ def main() -> int:
                 print("\n".join(diffs))
             else:
                 passed += 1
+    bad = dispatch_check(args.device)
+    print("\n".join(bad)) if bad else None
+    passed, failed = passed + (not bad), failed + bool(bad)
     print(f"profiler: {passed} passed, {failed} failed (device {args.device})")
     return 1 if failed else 0
 
