@@ -189,4 +189,22 @@ def patch_names(wrap, namespaces=()):
     return restore
 
 
-register_instrument(lambda make: patch_names(make))
+# tensor.py's own methods the profiler records besides TRACED_CORE: PyTorch's aten::item (on WebGPU the wait
+# for the GPU shows here) and aten::to
+PROFILED_CORE = ("item", "to")
+
+
+def _profiler_install(make):
+    restore = patch_names(make)
+    saved = [(name, vars(Tensor)[name]) for name in PROFILED_CORE]
+    for name, fn in saved:
+        setattr(Tensor, name, make(name, fn))
+
+    def undo():
+        for name, fn in reversed(saved):
+            setattr(Tensor, name, fn)
+        restore()
+    return undo
+
+
+register_instrument(_profiler_install)

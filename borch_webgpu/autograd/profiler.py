@@ -17,9 +17,9 @@ How it differs from PyTorch:
   differ from PyTorch's (``aten::mm`` has no ``aten::resolve_conj`` children here). Input shapes list the
   arguments given (PyTorch lists every schema argument, defaults included). ``x[i]`` / ``x[i] = v`` are
   ``Tensor.__getitem__`` / ``Tensor.__setitem__`` (PyTorch: ``aten::select``, ``aten::slice``,
-  ``aten::index`` ... by index kind). ``backward()`` is not an event of its own (PyTorch:
-  ``autograd::engine::evaluate_function: ...``); ops that backward formulas call through public names are
-  recorded.
+  ``aten::index`` ... by index kind). ``backward()`` records PyTorch's ranges: per node
+  ``autograd::engine::evaluate_function: MmBackward0`` holding ``MmBackward0`` (``torch::autograd::AccumulateGrad``
+  for leaves); inside them only the ops the formulas call through public names appear.
 - A ``torch.compile``'d call that replays its captured graph runs no ops, so it records no op events (wrap
   it in ``record_function`` to see its time); the dispatch counter counts recorded dispatches, not replays.
 - There are no CUDA events and no per-op GPU time: WebGPU times whole compute passes (one per flush, many
@@ -139,6 +139,14 @@ class _Recorder:
         self.stack.append((evt, _dispatches()))
         evt.start_us = time.perf_counter_ns() / 1000.0
         return evt
+
+    def begin_node(self, name: str) -> FunctionEvent | None:
+        """A backward node's two ranges, as PyTorch names them: ``autograd::engine::evaluate_function: <name>``
+        and inside it ``<name>`` (its formula's ops are children of the inner one); returns the outer."""
+        outer = self.begin(f"autograd::engine::evaluate_function: {name}")
+        if outer is not None:
+            self.begin(name)
+        return outer
 
     def end(self, evt: FunctionEvent | None) -> None:
         if evt is None:

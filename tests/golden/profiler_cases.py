@@ -110,6 +110,17 @@ def legacy_program(torch, dev: str) -> dict:
             "averages": [[e.key, e.count] for e in prof.key_averages()]}
 
 
+def backward_program(torch, dev: str) -> dict:
+    """backward(): each node is ``autograd::engine::evaluate_function: <Node>`` holding ``<Node>``."""
+    a = torch.ones(3, 3, device=dev, requires_grad=True)
+    y = (a @ a).relu().sum()
+    with torch.profiler.profile() as prof:
+        y.backward()
+    ranges = [e for e in prof.events() if e.name.startswith("autograd::engine::evaluate_function: ")]
+    return {"ranges": [e.name for e in ranges], "parents": [e.cpu_parent is None for e in ranges],
+            "first_child": [e.cpu_children[0].name for e in ranges]}
+
+
 def dunder_program(torch, dev: str) -> dict:
     f = torch.ones(3, device=dev)
     a = torch.ones(3, dtype=torch.int32, device=dev)
@@ -159,5 +170,6 @@ def schedule_program(torch, dev: str) -> dict:
             "actions_enum": [a.name for a in torch.profiler.ProfilerAction if a.name != "DEVICE_STOPPED"]}
 
 
-PROGRAMS = {"block": block_program, "model": model_program, "legacy": legacy_program, "dunders": dunder_program,
+PROGRAMS = {"block": block_program, "model": model_program, "legacy": legacy_program, "backward": backward_program,
+            "dunders": dunder_program,
             "schedules": schedule_program}
