@@ -164,8 +164,22 @@ class _Recorder:
             self.end(self.stack[-1][0])
 
 
+_WRAPPERS: dict = {}   # (name, fn) -> its wrapper, made once: installing a profile is then only setattr
+
+
 def _recorded(name: str, fn: Callable) -> Callable:
     """``fn`` wrapped to record an event while a profile records (``fn`` itself for names that are not ops)."""
+    key = (name, fn)
+    try:
+        w = _WRAPPERS.get(key)
+    except TypeError:            # an unhashable callable: wrapped afresh each time
+        return _make_recorded(name, fn)
+    if w is None:
+        w = _WRAPPERS[key] = _make_recorded(name, fn)
+    return w
+
+
+def _make_recorded(name: str, fn: Callable) -> Callable:
     evt_name = event_name(name)
     if evt_name is None:
         return fn

@@ -1,5 +1,5 @@
 """Run profiler_cases.PROGRAMS with ``torch`` bound to borch_webgpu and compare with what PyTorch reported
-(profiler.json): ``python replay_profiler.py [--device cpu|webgpu]``; in the browser through the runner
+(profiler.json): ``python replay_profiler.py [--device cpu|webgpu] [program ...]``; in the browser through the runner
 with ``--mount tests/golden``. Prints one line per mismatch and ``profiler: N passed, N failed``.
 
 Compared: the table's header line and column titles, the events directly inside the ``record_function``
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -72,11 +73,21 @@ def dispatch_check(device: str) -> list[str]:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--device", default="cpu")
+    ap.add_argument("programs", nargs="*", help="names from profiler_cases.PROGRAMS (default: all)")
     args = ap.parse_args()
+    unknown = set(args.programs) - set(PROGRAMS)
+    if unknown:
+        ap.error(f"unknown programs {sorted(unknown)}; known: {sorted(PROGRAMS)}")
     want = json.loads((HERE / "profiler.json").read_text())
     passed = failed = 0
+    timings: list[str] = []
+    t0 = time.perf_counter()
     for name, fn in PROGRAMS.items():
+        if args.programs and name not in args.programs:
+            continue
+        t = time.perf_counter()
         got = fn(bw, args.device)
+        timings.append(f"{name} {time.perf_counter() - t:.2f}s")
         for key, value in want[name].items():
             diffs: list[str] = []
             if f"{name}.{key}" in SKIP:
@@ -90,7 +101,8 @@ def main() -> int:
     bad = dispatch_check(args.device)
     print("\n".join(bad)) if bad else None
     passed, failed = passed + (not bad), failed + bool(bad)
-    print(f"profiler: {passed} passed, {failed} failed (device {args.device})")
+    print(f"profiler: {passed} passed, {failed} failed (device {args.device}; {time.perf_counter() - t0:.1f} s: "
+          f"{', '.join(timings)})")
     return 1 if failed else 0
 
 
