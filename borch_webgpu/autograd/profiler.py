@@ -72,7 +72,26 @@ _owner: object = None    # the profile whose wrappers are installed
 
 def register_instrument(install: Callable) -> None:
     """Register ``install(make) -> restore``: called when a profile starts, it replaces each public function
-    ``fn`` named ``name`` by ``make(name, fn)``; ``restore()`` puts the originals back."""
+    ``fn`` named ``name`` by ``make(name, fn)``; ``restore()`` puts the originals back. The layers above ops
+    register theirs at import (``_bind.py``: Tensor and ``torch.*``; ``torch.profiler``: ``nn.functional``).
+
+    Example::
+
+        >>> import types
+        >>> import borch_webgpu as torch
+        >>> from borch_webgpu.autograd import profiler
+        >>> ns = types.SimpleNamespace(double=lambda x: x * 2)
+        >>> def install(make):
+        ...     original = ns.double
+        ...     ns.double = make("double", original)
+        ...     return lambda: setattr(ns, "double", original)
+        >>> profiler.register_instrument(install)
+        >>> with profiler.profile() as prof:
+        ...     y = ns.double(torch.ones(2))
+        >>> [e.name for e in prof.function_events]
+        ['aten::ones', 'aten::double', 'aten::mul']
+        >>> profiler._INSTALLERS.remove(install)
+    """
     _INSTALLERS.append(install)
 
 
@@ -97,7 +116,14 @@ _ATEN = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__sub__": "su
 
 def event_name(name: str) -> str | None:
     """PyTorch's profiler name of the public op ``name`` (``mm`` -> ``aten::mm``, ``__add__`` ->
-    ``aten::add``), or None for names that are not ops (queries like ``is_tensor``, ``__repr__``)."""
+    ``aten::add``), or None for names that are not ops (queries like ``is_tensor``, ``__repr__``).
+
+    Example::
+
+        >>> from borch_webgpu.autograd.profiler import event_name
+        >>> event_name("mm"), event_name("__rsub__"), event_name("__and__"), event_name("is_tensor")
+        ('aten::mm', 'aten::rsub', 'aten::__and__', None)
+    """
     if name in _ATEN:
         mapped = _ATEN[name]
         return None if mapped is None else f"aten::{mapped}"
