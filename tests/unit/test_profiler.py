@@ -197,3 +197,16 @@ def test_errors_and_accepted_options():
     assert schedule(wait=1, warmup=1, active=1)(2) is ProfilerAction.RECORD_AND_SAVE
     assert ProfilerActivity.CPU in torch.profiler.supported_activities()
     assert torch.autograd.profiler.record_function is torch.profiler.record_function
+
+
+def test_an_exception_inside_ranges_leaves_consistent_events():
+    a = torch.ones(2, 2, requires_grad=True)
+    with profile() as prof:
+        with record_function("outer"):
+            with pytest.raises(RuntimeError):
+                torch.mm(a, torch.ones(3, 3))     # shapes do not match: the op raises inside its event
+            torch.add(a, a)
+    ev = prof.events()
+    outer = ev[0]
+    assert outer.name == "outer" and [c.name for c in outer.cpu_children] == ["aten::ones", "aten::mm", "aten::add"]
+    assert all(e.end_us >= e.start_us > 0 for e in ev)
