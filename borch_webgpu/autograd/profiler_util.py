@@ -46,6 +46,9 @@ class _Times:
     self_cpu_time_total: float
     device_time_total = 0.0        # no per-op GPU time: WebGPU times whole compute passes (see profiler)
     self_device_time_total = 0.0
+    # memory is not recorded (profile_memory is accepted and ignored): 0, so sort_by="self_cpu_memory_usage" runs
+    cpu_memory_usage = self_cpu_memory_usage = device_memory_usage = self_device_memory_usage = 0
+    flops = 0
     is_async = False
     node_id = -1
     overload_name = ""

@@ -210,3 +210,13 @@ def test_an_exception_inside_ranges_leaves_consistent_events():
     outer = ev[0]
     assert outer.name == "outer" and [c.name for c in outer.cpu_children] == ["aten::ones", "aten::mm", "aten::add"]
     assert all(e.end_us >= e.start_us > 0 for e in ev)
+
+
+def test_sorting_by_memory_and_device_keys_runs_with_zeros():
+    """profile_memory is accepted and ignored: the tutorials' sort keys run, every value is 0."""
+    with profile(profile_memory=True) as prof:
+        torch.ones(3).sum()
+    avg = prof.key_averages()
+    for key in ("self_cpu_memory_usage", "cpu_memory_usage", "self_cuda_time_total", "cuda_time_total"):
+        assert avg.table(sort_by=key, row_limit=2).splitlines()[1].split()[0] == "Name"
+    assert all(e.self_cpu_memory_usage == 0 and e.self_device_time_total == 0 for e in avg)
