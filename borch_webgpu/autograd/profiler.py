@@ -28,7 +28,9 @@ How it differs from PyTorch:
   GPU milliseconds of the passes read back when the profile stopped, passes timed); ``device_time_total``
   of every event is 0 and the table has no device columns.
 - ``profile_memory``, ``with_flops``, ``with_modules`` and ``with_stack`` are accepted and ignored (no
-  memory, FLOP, module or stack columns); ``use_kineto`` and ``experimental_config`` are ignored.
+  memory, FLOP, module or stack columns; the memory and FLOP attributes of events are 0, ``group_by_stack_n``
+  groups nothing); ``use_kineto`` and ``experimental_config`` are ignored; there is no ``export_stacks`` or
+  ``export_memory_timeline``.
 - A profile started while another one records raises ``RuntimeError`` (PyTorch warns and records
   nothing useful). One thread: events of other threads are not recorded.
 
