@@ -42,6 +42,7 @@ from .amp.autocast_mode import (clear_autocast_cache, get_autocast_dtype, is_aut
 from .amp._legacy_state import (get_autocast_cpu_dtype, get_autocast_gpu_dtype, is_autocast_cpu_enabled,
                                 set_autocast_cpu_dtype, set_autocast_cpu_enabled, set_autocast_gpu_dtype)
 from . import distributions
+from . import profiler
 
 
 def __getattr__(name: str):

@@ -438,6 +438,7 @@ from .ops._sparse_dispatch import positive as positive
 from .ops.elementwise import pow as pow
 from .ops._nn_act import prelu as prelu
 from .ops.reduce import prod as prod
+from . import profiler as profiler
 from ._dtype import promote_types as promote_types
 from .ops.scatter_more import put as put
 from .ops.reduce_extra import quantile as quantile

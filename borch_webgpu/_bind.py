@@ -17,10 +17,11 @@ import importlib
 import inspect
 import sys
 
+from .autograd.profiler import register_instrument
 from .ops._registry import APIS, Api
 from .tensor import Tensor
 
-__all__ = ["FUNCTIONS", "OP_MODULES", "tracing"]
+__all__ = ["FUNCTIONS", "OP_MODULES", "tracing", "patch_names"]
 
 # the modules whose records make up torch.* and Tensor's methods, bottom to top
 OP_MODULES = ("autograd.graph", "autograd.engine", "ops.creation", "ops.memory", "ops.views", "ops.elementwise",
@@ -138,19 +139,40 @@ def tracing(report, namespaces=()):
                 depth[0] -= 1
         return traced
 
+    restore = patch_names(wrap, namespaces)
+    try:
+        yield
+    finally:
+        restore()
+
+
+def patch_names(wrap, namespaces=()):
+    """Replace every bound name (Tensor's methods and properties, ``TRACED_CORE``, the ``torch.*`` functions)
+    and the functions ``namespaces`` lists by ``wrap(name, fn)``; returns the function that puts the
+    originals back. A name for which ``wrap`` returns ``fn`` itself is left alone. Used by ``tracing``
+    and by the profiler (``autograd.profiler.register_instrument``)."""
     saved = []
 
     def patch(owner, name):
         value = vars(owner)[name] if isinstance(owner, type) else getattr(owner, name)
-        saved.append((owner, name, value))
         if isinstance(value, property):
-            new = property(wrap(name, value.fget), value.fset, value.fdel, value.__doc__)
+            fget = wrap(name, value.fget)
+            if fget is value.fget:
+                return
+            new = property(fget, value.fset, value.fdel, value.__doc__)
         elif callable(value):
             new = wrap(name, value)
+            if new is value:
+                return
         else:
-            saved.pop()
             return
+        saved.append((owner, name, value))
         setattr(owner, name, new)
+
+    def restore():
+        for owner, name, value in reversed(saved):
+            setattr(owner, name, value)
+        saved.clear()
 
     try:
         for name in sorted(_BOUND) + list(TRACED_CORE):
@@ -161,7 +183,28 @@ def tracing(report, namespaces=()):
         for module, names in namespaces:
             for name in names:
                 patch(module, name)
-        yield
-    finally:
-        for owner, name, value in reversed(saved):
-            setattr(owner, name, value)
+    except BaseException:
+        restore()
+        raise
+    return restore
+
+
+# tensor.py's own methods the profiler records besides TRACED_CORE: PyTorch's aten::item (on WebGPU the wait
+# for the GPU shows here) and aten::to
+PROFILED_CORE = ("item", "to")
+
+
+def _profiler_install(make):
+    restore = patch_names(make)
+    saved = [(name, vars(Tensor)[name]) for name in PROFILED_CORE]
+    for name, fn in saved:
+        setattr(Tensor, name, make(name, fn))
+
+    def undo():
+        for name, fn in reversed(saved):
+            setattr(Tensor, name, fn)
+        restore()
+    return undo
+
+
+register_instrument(_profiler_install)

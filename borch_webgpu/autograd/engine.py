@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .graph import AccumulateGrad, Node, edge_of
+from . import profiler as _profiler
 from .grad_mode import set_grad_enabled
 from ..ops._registry import api
 from ..tensor import Tensor
@@ -97,11 +98,16 @@ def _run(outputs, grads, retain_graph: bool, create_graph: bool, capture=None, a
                     key = (node, nr)
                     if key in capture:
                         captured[capture[key]] = g
+            rec = _profiler._active   # a profile records: each node is PyTorch's evaluate_function range
             if isinstance(node, AccumulateGrad):
                 g = slot.get(0)
                 if accumulate and g is not None:
+                    evts = rec and rec.begin_node("torch::autograd::AccumulateGrad")
                     _accumulate(node.variable, g, create_graph, stored_grads)
+                    if evts is not None:
+                        rec.end(evts)
                 continue
+            evts = rec and rec.begin_node(node._name)
             n_out = len(node._out_meta)
             args = []
             for i in range(max(n_out, 1)):
@@ -111,6 +117,8 @@ def _run(outputs, grads, retain_graph: bool, create_graph: bool, capture=None, a
                     g = Tensor._zeros(shape, dtype, device)
                 args.append(g)
             in_grads = node.apply(args)
+            if evts is not None:
+                rec.end(evts.cpu_children[-1])   # the node's own range; its evaluate_function range ends below
             if not isinstance(in_grads, (tuple, list)):
                 in_grads = (in_grads,)
             if not retain_graph:
@@ -126,6 +134,8 @@ def _run(outputs, grads, retain_graph: bool, create_graph: bool, capture=None, a
                 deps[child] -= 1
                 if deps[child] == 0:
                     ready.append(child)
+            if evts is not None:
+                rec.end(evts)
     return captured
 
 
