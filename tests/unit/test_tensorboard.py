@@ -346,7 +346,7 @@ def test_flush_and_max_queue(tmp_path):
 
 def test_errors_are_pytorchs(tmp_path):
     with SummaryWriter(str(tmp_path)) as w:
-        with pytest.raises(NotImplementedError, match="add_graph: borch_webgpu has no torch.jit.trace"):
+        with pytest.raises(NotImplementedError, match="add_graph: PyTorch builds the GraphDef TensorBoard draws from the TorchScript IR"):
             w.add_graph(torch.nn.Linear(2, 2), torch.zeros(1, 2))
         for call in (lambda: w.add_figure("f", None), lambda: w.add_video("v", torch.zeros(1, 2, 3, 4, 4)),
                      lambda: w.add_onnx_graph("m.onnx"),

@@ -3,8 +3,9 @@ framing with crc32c, hand-encoded ``Event`` protocol buffers, PNG images through
 the browser too; point ``tensorboard --logdir`` at the files (download them from the page first).
 
 Scalars, histograms, images and text are written as PyTorch 2.13 writes them (checked against its files
-and read back by TensorBoard 2.21). ``add_graph`` raises ``NotImplementedError``: PyTorch traces the
-model with ``torch.jit.trace``, which this library does not have.
+and read back by TensorBoard 2.21). ``add_graph`` raises ``NotImplementedError``: PyTorch converts the
+TorchScript IR of ``torch.jit.trace`` into TensorBoard's GraphDef, and our ``torch.jit.trace`` records an fx
+graph, not TorchScript IR.
 
 Example::
 

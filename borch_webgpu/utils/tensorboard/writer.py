@@ -49,8 +49,9 @@ class FileWriter:
         self.event_writer.close()
 
 
-_NO_GRAPH = ("add_graph: borch_webgpu has no torch.jit.trace, which PyTorch's add_graph uses to build "
-             "the GraphDef TensorBoard draws; log scalars, histograms, images and text instead (or export "
+_NO_GRAPH = ("add_graph: PyTorch builds the GraphDef TensorBoard draws from the TorchScript IR of "
+             "torch.jit.trace; borch_webgpu's torch.jit.trace records an fx graph (print(torch.jit.trace(model, "
+             "x).graph) shows it), not TorchScript IR, so no graph is written; log scalars, histograms, images and text instead (or export "
              "the model with torch.onnx.export and open the file in an ONNX viewer)")
 
 
@@ -70,7 +71,7 @@ class SummaryWriter:
 
     Values are this library's tensors (``cpu`` or ``webgpu``: read back once), numpy arrays or Python
     numbers. Not here, each raising ``NotImplementedError`` with the reason: ``add_graph`` (it needs
-    ``torch.jit.trace``), ``add_figure`` (matplotlib), ``add_video`` (moviepy), ``add_image_with_boxes``
+    TorchScript IR), ``add_figure`` (matplotlib), ``add_video`` (moviepy), ``add_image_with_boxes``
     (Pillow's drawing) and ``add_onnx_graph`` (the ``onnx`` package's GraphDef conversion).
 
     Example::
@@ -304,8 +305,8 @@ class SummaryWriter:
             "\\", "%%%02x" % ord("\\"))
 
     def add_graph(self, model, input_to_model=None, verbose=False, use_strict_trace=True) -> None:
-        """Not available: raises ``NotImplementedError``. PyTorch builds the graph with
-        ``torch.jit.trace``, which borch_webgpu does not have.
+        """Not available: raises ``NotImplementedError``. PyTorch builds the graph from the TorchScript IR
+        of ``torch.jit.trace``; ours records an fx graph instead.
 
         Example::
 
@@ -315,7 +316,7 @@ class SummaryWriter:
             ...     writer.add_graph(torch.nn.Linear(2, 2), torch.zeros(1, 2))
             Traceback (most recent call last):
             ...
-            NotImplementedError: add_graph: borch_webgpu has no torch.jit.trace, ...
+            NotImplementedError: add_graph: PyTorch builds the GraphDef ...
         """
         raise NotImplementedError(_NO_GRAPH)
 
