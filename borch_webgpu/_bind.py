@@ -87,6 +87,47 @@ def _set(name: str, value) -> None:
 
 _BOUND: set[str] = set()
 
+# PyTorch's argument parser also takes numpy's spellings of these keywords (python_arg_parser.cpp's
+# numpy_compatibility_arg_names): x.sum(axis=1, keepdims=True) is x.sum(dim=1, keepdim=True)
+NUMPY_KEYWORDS = {"axis": "dim", "keepdims": "keepdim"}
+# ... except for the ops PyTorch writes in Python (torch/functional.py, torch/_tensor.py), which take no alias
+PYTHON_LEVEL = frozenset({"split", "norm", "unique", "unique_consecutive", "unflatten"})
+
+
+def _numpy_keywords(fn, name: str):
+    """``fn`` taking ``axis=`` / ``keepdims=`` for its ``dim`` / ``keepdim`` as PyTorch's bound ops do (``fn``
+    itself when it has neither). Given together with the name itself (or with it positionally), the
+    alias is refused with PyTorch's TypeError."""
+    if not inspect.isfunction(fn) or name in PYTHON_LEVEL:
+        return fn
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return fn
+    names = [p.name for p in params]
+    aliases = {}
+    for alias, real in NUMPY_KEYWORDS.items():
+        if real in names and alias not in names:
+            p = params[names.index(real)]
+            pos = names.index(real) if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) else None
+            aliases[alias] = (real, pos)
+    if not aliases or any(p.kind is p.VAR_POSITIONAL for p in params):
+        return fn
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        if kwargs:
+            for alias, (real, pos) in aliases.items():
+                if alias in kwargs:
+                    if real in kwargs or (pos is not None and len(args) > pos):
+                        raise TypeError(f"{name}() got an unexpected keyword argument '{alias}'")
+                    kwargs[real] = kwargs.pop(alias)
+        return fn(*args, **kwargs)
+    # frames name the op by their code's name (the sparse refusals, kernel-error sites): the wrapper's is fn's
+    call.__code__ = call.__code__.replace(co_name=fn.__name__, co_qualname=getattr(fn, "__qualname__", fn.__name__))
+    call.numpy_keywords = True
+    return call
+
 
 def _bind() -> dict:
     for mod in OP_MODULES:
@@ -96,13 +137,13 @@ def _bind() -> dict:
         for name in rec.names():
             if rec.tensor:
                 if rec.writes_self:
-                    _set(name, _inplace(name, rec.fn, rec.fn.__name__))
+                    _set(name, _numpy_keywords(_inplace(name, rec.fn, rec.fn.__name__), name))
                 else:
-                    _set(name, _named(rec.method if rec.method is not None else rec.fn, name))
+                    _set(name, _numpy_keywords(_named(rec.method if rec.method is not None else rec.fn, name), name))
                 if rec.inplace:
-                    _set(name + "_", _inplace(name + "_", rec.fn, name))
+                    _set(name + "_", _numpy_keywords(_inplace(name + "_", rec.fn, name), name + "_"))
             if rec.torch:
-                functions[name] = rec.fn
+                functions[name] = _numpy_keywords(rec.fn, name)
     return functions
 
 

@@ -78,6 +78,8 @@ def init_stub() -> str:
     lines = [HEADER, "from typing import Any\n"]
     for name in sorted(n for n in dir(borch_webgpu) if not n.startswith("_") or n == "__version__"):
         obj = getattr(borch_webgpu, name)
+        if getattr(obj, "numpy_keywords", False):   # _bind's axis=/keepdims= wrapper: the op it calls
+            obj = obj.__wrapped__
         if isinstance(obj, types.ModuleType):
             if obj.__name__ == f"{PKG}.{name}":
                 lines.append(f"from . import {name} as {name}")

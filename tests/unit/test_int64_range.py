@@ -147,9 +147,10 @@ def test_webgpu_int64_ops_bind_the_error_buffer_and_name_the_line(no_blocking):
 @pytest.fixture
 def fake_webgpu(monkeypatch, no_blocking):
     """The webgpu device over a JS backend that does nothing: uploads go nowhere, host-held tensors compute."""
-    from borch_webgpu.device import gpu_backend
+    from borch_webgpu.device import gpu_backend, webgpu
     rt, be = _backend()
     monkeypatch.setattr(gpu_backend, "_backend", be)
+    monkeypatch.setattr(webgpu, "_runtime", rt)   # the current runtime: backend() keeps the backend over it
     return rt
 
 
