@@ -269,3 +269,42 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator=None) -> Tensor:
     with no_grad():
         _write(tensor, (q * gain).reshape(tuple(tensor.shape)))
     return tensor
+
+
+def _make_deprecate(meth):
+    """PyTorch's old names without the trailing underscore: the same function, with its FutureWarning."""
+    new_name = meth.__name__
+    old_name = new_name[:-1]
+
+    def deprecated_init(*args, **kwargs):
+        warnings.warn(f"`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.", FutureWarning,
+                      stacklevel=2)
+        return meth(*args, **kwargs)
+    deprecated_init.__doc__ = f"""{old_name}(...): deprecated, :func:`{new_name}` with a ``FutureWarning``, as PyTorch.
+
+    Example::
+
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True) as w:
+        ...     warnings.simplefilter("always")
+        ...     t = torch.nn.init.{old_name}(torch.empty({"2, 2, 3" if old_name == "dirac" else "3, 3"}){", 0.5" if old_name in ("constant", "sparse") else ""})
+        >>> str(w[0].message)
+        '`nn.init.{old_name}` is now deprecated in favor of `nn.init.{new_name}`.'
+    """
+    deprecated_init.__name__ = deprecated_init.__qualname__ = old_name
+    return deprecated_init
+
+
+uniform = _make_deprecate(uniform_)
+normal = _make_deprecate(normal_)
+constant = _make_deprecate(constant_)
+eye = _make_deprecate(eye_)
+dirac = _make_deprecate(dirac_)
+xavier_uniform = _make_deprecate(xavier_uniform_)
+xavier_normal = _make_deprecate(xavier_normal_)
+kaiming_uniform = _make_deprecate(kaiming_uniform_)
+kaiming_normal = _make_deprecate(kaiming_normal_)
+orthogonal = _make_deprecate(orthogonal_)
+sparse = _make_deprecate(sparse_)
+__all__ += ["uniform", "normal", "constant", "eye", "dirac", "xavier_uniform", "xavier_normal", "kaiming_uniform",
+            "kaiming_normal", "orthogonal", "sparse"]

@@ -28,6 +28,16 @@ def test_return_types_on_webgpu(replay_on_webgpu):
     replay_on_webgpu("replay_return_types.py", "return_types:")
 
 
+def test_numpy_keywords_on_webgpu(replay_on_webgpu):
+    """``x.sum(axis=1, keepdims=True)`` and the other numpy spellings PyTorch's bound ops take (numpy_kw.json)."""
+    replay_on_webgpu("replay_numpy_kw.py", "numpy_kw:")
+
+
+def test_deprecated_nn_names_and_skip_init_on_webgpu(replay_on_webgpu):
+    """``nn.init.normal`` & co., ``clip_grad_norm``, ``factory_kwargs``, ``skip_init`` (nn_names.json)."""
+    replay_on_webgpu("replay_nn_names.py", "nn_names:")
+
+
 BUILD_STEP = """
 def build():
     torch.manual_seed(0)

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 from ...autograd import no_grad
 from ...tensor import Tensor
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "get_total_norm", "clip_grads_with_norm_"]
+__all__ = ["clip_grad_norm_", "clip_grad_norm", "clip_grad_value_", "get_total_norm", "clip_grads_with_norm_"]
 
 
 def _tensors(parameters) -> list:
@@ -75,3 +76,22 @@ def clip_grad_value_(parameters, clip_value: float, foreach=None) -> None:
     for p in _tensors(parameters):
         if p.grad is not None:
             p.grad.clamp_(min=-clip_value, max=clip_value)
+
+
+def clip_grad_norm(parameters, max_norm: float, norm_type: float = 2.0, error_if_nonfinite: bool = False,
+                   foreach=None) -> Tensor:
+    """Deprecated: :func:`clip_grad_norm_` with PyTorch's ``FutureWarning``.
+
+    Example::
+
+        >>> import warnings
+        >>> p = torch.nn.Parameter(torch.zeros(2)); p.grad = torch.tensor([3., 4.])
+        >>> with warnings.catch_warnings(record=True) as w:
+        ...     warnings.simplefilter("always")
+        ...     n = torch.nn.utils.clip_grad_norm([p], 1.0)
+        >>> n.item(), w[0].category.__name__
+        (5.0, 'FutureWarning')
+    """
+    warnings.warn("`torch.nn.utils.clip_grad_norm` is now deprecated in favor of `torch.nn.utils.clip_grad_norm_`.",
+                  FutureWarning, stacklevel=2)
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite, foreach)
