@@ -59,7 +59,27 @@ def fx_of(obj, what: str):
     return gm, consts
 
 
-class ScriptModule(Module):
+class _FxViews:
+    """``graph`` / ``inlined_graph`` / ``code`` of a scripted or traced object, from its ``_jit_fx()``: our fx
+    Graph and the Python source fx generates for it, not TorchScript IR or code."""
+
+    @property
+    def graph(self):
+        """The fx Graph of ``forward`` (or of the function): text via ``str``; not TorchScript IR."""
+        return self._jit_fx()[0].graph
+
+    @property
+    def inlined_graph(self):
+        """The same fx Graph as ``graph`` (fx already inlines non-leaf submodules)."""
+        return self.graph
+
+    @property
+    def code(self) -> str:
+        """The Python source fx generates (not TorchScript code)."""
+        return self._jit_fx()[0].code
+
+
+class ScriptModule(_FxViews, Module):
     """``torch.jit.ScriptModule``: an ``nn.Module`` with ``graph``, ``code`` and ``save``.
 
     What ``torch.jit.trace`` (``TopLevelTracedModule``), ``torch.jit.script`` and ``torch.jit.load``
@@ -86,21 +106,6 @@ class ScriptModule(Module):
         if gm is not None:
             return gm, {}
         return fx_of(self, f"{self._get_name()}.code")
-
-    @property
-    def graph(self):
-        """The fx Graph of ``forward`` (text via ``str``; not TorchScript IR)."""
-        return self._jit_fx()[0].graph
-
-    @property
-    def inlined_graph(self):
-        """The same fx Graph as ``graph`` (fx already inlines non-leaf submodules)."""
-        return self.graph
-
-    @property
-    def code(self) -> str:
-        """The Python source fx generates for ``forward`` (not TorchScript code)."""
-        return self._jit_fx()[0].code
 
     @property
     def original_name(self) -> str:
@@ -227,7 +232,7 @@ def traced_module(orig: Module, gm, consts: dict, methods: dict | None = None) -
     return obj
 
 
-class ScriptFunction:
+class ScriptFunction(_FxViews):
     """``torch.jit.ScriptFunction``: a traced or scripted function.
 
     A traced one runs the recorded fx graph; a scripted one calls the Python function as written.
@@ -262,21 +267,6 @@ class ScriptFunction:
         if self._gm is not None:
             return self._gm, {}
         return fx_of(self._fn, f"{self.name}.code")
-
-    @property
-    def graph(self):
-        """The fx Graph (text via ``str``; not TorchScript IR)."""
-        return self._jit_fx()[0].graph
-
-    @property
-    def inlined_graph(self):
-        """The same as ``graph``."""
-        return self.graph
-
-    @property
-    def code(self) -> str:
-        """The Python source fx generates for the function (not TorchScript code)."""
-        return self._jit_fx()[0].code
 
     def save(self, f, _extra_files: dict | None = None) -> None:
         """Write the function's graph and constants to ``f``; ``torch.jit.load`` gives back a module.

@@ -8,31 +8,14 @@ from __future__ import annotations
 
 import struct
 
+from .._protobuf import key as _key, varint
+
 # TensorProto.DataType
 FLOAT, UINT8, INT8, INT32, INT64, BOOL, FLOAT16, DOUBLE = 1, 2, 3, 6, 7, 9, 10, 11
 DTYPES = {"float32": FLOAT, "uint8": UINT8, "int8": INT8, "int32": INT32, "int64": INT64, "bool": BOOL,
           "float16": FLOAT16, "float64": DOUBLE}
 # AttributeProto.AttributeType
 _A_FLOAT, _A_INT, _A_STRING, _A_TENSOR, _A_FLOATS, _A_INTS = 1, 2, 3, 4, 6, 7
-
-
-def varint(n: int) -> bytes:
-    """Base-128 varint; a negative int64 is written as its 64-bit two's complement (10 bytes)."""
-    if n < 0:
-        n += 1 << 64
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def _key(field: int, wire: int) -> bytes:
-    return varint(field << 3 | wire)
 
 
 def f_int(field: int, n: int) -> bytes:

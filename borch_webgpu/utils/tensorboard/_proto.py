@@ -7,25 +7,7 @@ from __future__ import annotations
 import math
 import struct
 
-_VARINT, _I64, _LEN, _I32 = 0, 1, 2, 5
-
-
-def varint(n: int) -> bytes:
-    """Base-128 varint; negative int64 values as their 64-bit two's complement (10 bytes)."""
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        byte = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def _key(number: int, wire: int) -> bytes:
-    return varint((number << 3) | wire)
+from ..._protobuf import I32 as _I32, I64 as _I64, LEN as _LEN, VARINT as _VARINT, key as _key, varint
 
 
 def int_field(number: int, value: int, force: bool = False) -> bytes:
