@@ -249,9 +249,14 @@ class Capture:
                     where[v] = bid
                     busy[bid] = last
                     break
-            else:  # cannot happen: the capture's own assignment is feasible; keep it to be safe
-                where[v] = own
-                busy[own] = max(busy.get(own, -1), last)
+            else:
+                # the greedy packing can leave no fit: an earlier temporary may have taken the very
+                # buffer this one held during the capture (LayerNorm written out did). Falling back on
+                # that buffer would bind one buffer as a dispatch's input and output: a new one instead
+                bid = self._extra_buffer(size_of[own])
+                by_size[size_of[own]].append(bid)
+                where[v] = bid
+                busy[bid] = last
         for i, vs in enumerate(self.rec_versions):
             if vs is None:
                 continue
@@ -260,6 +265,14 @@ class Capture:
             self.records[i] = (pid, lid, bufs, words, gx, gy)
         used = set(busy) | set(blocked)
         return [b for b in size_of if b not in used]
+
+    def _extra_buffer(self, size: int) -> int:
+        """One more temporary of the graph (owned and parked with the others at finish_capture)."""
+        bid, _ = self.rt.alloc(size)
+        self.rt.live_bytes -= size   # counted once, when the graph parks its temporaries
+        self.owned[bid] = size
+        self.pool.setdefault(size, []).append(bid)
+        return bid
 
     def cannot(self, what: str) -> None:
         """A call that cannot be part of the graph: raise (fullgraph) or mark the capture broken."""
