@@ -126,7 +126,8 @@ EW = Layout("elementwise",
             Field("err_zero", 61),                  # integer divisions: a zero divisor (int64_range.ZERO_CHECKED)
             Field("err_slot", 62))                  # the result's promotion slot (device/gpu_int64_promote.py)
 
-# device/trace_fusion_ew.py: a chain of up to 8 elementwise ops over up to 8 contiguous operands
+# device/trace_fusion_ew.py: a chain of up to 8 elementwise ops over up to 8 operands (their views are
+# constants of the kernel)
 EWF = Layout("elementwise_fused",
              Field("numel", 0), Field("out_offset", 1),
              Field("offset", 2, (8,)),              # element offset of outside operand n

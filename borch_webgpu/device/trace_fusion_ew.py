@@ -7,17 +7,21 @@ the producer's operands instead of the temporary. Folding repeats, so a chain (o
 may take several producers) of up to ``MAX_STAGES`` ops becomes one dispatch, with one storage
 buffer per distinct outside operand.
 
-What folds: float32 elementwise ops of ops_*.wgsl over contiguous operands of the output's shape or
-Python scalars, written into new memory (no in-place or strided output, no int64 range check, no
-bool result). The fused kernel runs each op's own WGSL function on the same float32 values, so the
+What folds: float32 elementwise ops of ops_*.wgsl over operands of any strides (contiguous ones of the
+output's shape, broadcast or transposed views: a LayerNorm written out, attention's head reshapes)
+or Python scalars, written into new memory (no in-place or strided output, no int64 range check, no
+bool result). A temporary folds only where its reader reads it contiguously: element i of the
+reader is element i of the producer. The fused kernel runs each op's own WGSL function on the same float32 values, so the
 results are eager's (each op's result is rounded to float32 as it was when stored; the
 bit-for-bit comparison in tests/browser/test_trace_fusion_ew_webgpu.py checks the compilers keep it
 so). The producer moves to the reader's place in the trace, so no record in between may touch any
 buffer version the producer reads.
 
-A fused record's pipeline key is ``("ewf", stages)``; a stage is ``(file, block, args)`` and an arg
-``("x", n)`` outside operand n, ``("v", n)`` scalar n of the uniform block, or ``("s", m)`` the
-result of stage m. Its words are device/layouts.py's ``EWF``.
+A fused record's pipeline key is ``("ewf", stages, views)``; a stage is ``(file, block, args)`` and an
+arg ``("x", n)`` outside operand n, ``("v", n)`` scalar n of the uniform block, or ``("s", m)`` the
+result of stage m. ``views[n]`` is None for a contiguous outside operand, else its (coalesced) shape
+and strides, which the kernel's index arithmetic takes as constants: a captured trace's shapes are
+fixed, and a broadcast operand costs no uniform words. Its words are device/layouts.py's ``EWF``.
 """
 from __future__ import annotations
 
@@ -35,7 +39,8 @@ ENABLED = True   # off: A/B runs (``_bench_resnet.py --no-ew-fusion``)
 
 
 class _Chain:
-    """One record seen as stages over outside operands (bufs/versions/offsets), scalars and params."""
+    """One record seen as stages over outside operands (buffer, version, offset, view), scalars and
+    params; a view is None (contiguous) or (shape, strides) over the output's elements."""
 
     def __init__(self, stages, ext, scalars, params, numel, out_offset, gx, gy):
         self.stages, self.ext, self.scalars, self.params = stages, ext, scalars, params
@@ -44,8 +49,19 @@ class _Chain:
 
 def _plain(k) -> bool:
     """A float32 elementwise key over contiguous operands and scalars, into new contiguous memory."""
-    return (bool(k) and k[0] == "ew" and k[3:7] == ("f32", "f32", "f32", False) and set(k[7]) <= {"c", "v"}
+    return (bool(k) and k[0] == "ew" and k[3:7] == ("f32", "f32", "f32", False) and set(k[7]) <= {"c", "v", "s"}
             and set(k[8]) == {"f32"} and not k[9] and not k[10])
+
+
+def _view(words, k: int):
+    """Operand k's (shape, strides) from an elementwise record's words; None where a word is not a
+    plain number (one recomputed at each replay cannot become a constant)."""
+    rank = words[EW.index("rank")]
+    shape = tuple(words[EW.index("shape", d)] for d in range(rank))
+    stride = tuple(words[EW.index("stride", k, d)] for d in range(rank))
+    if type(rank) is not int or any(type(w) is not int for w in shape + stride):
+        return None
+    return shape, stride
 
 
 def _chain(key, rec, vs) -> _Chain:
@@ -54,7 +70,7 @@ def _chain(key, rec, vs) -> _Chain:
     if key[0] == "ewf":
         n_ext = len(bufs) - 1
         n_sc = sum(a[0] == "v" for st in key[1] for a in st[2])
-        ext = [(bufs[1 + n], vs[1 + n], words[EWF.index("offset", n)]) for n in range(n_ext)]
+        ext = [(bufs[1 + n], vs[1 + n], words[EWF.index("offset", n)], key[2][n]) for n in range(n_ext)]
         sc = [words[EWF.index("scalar", n)] for n in range(n_sc)]
         params = [[words[EWF.index("param", m, j)] for j in range(3)] for m in range(len(key[1]))]
         return _Chain(list(key[1]), ext, sc, params, words[EWF.index("numel")], words[EWF.index("out_offset")],
@@ -65,8 +81,13 @@ def _chain(key, rec, vs) -> _Chain:
             args.append(("v", len(sc)))
             sc.append(words[EW.index("scalar", k)])
         else:
+            view = None
+            if kind == "s":
+                view = _view(words, k)
+                if view is None:
+                    return None
             args.append(("x", len(ext)))
-            ext.append((bufs[b], vs[b], words[EW.index("offset", k)]))
+            ext.append((bufs[b], vs[b], words[EW.index("offset", k)], view))
             b += 1
     params = [[words[EW.index("param", j)] for j in range(3)]]
     return _Chain([(key[1], key[2], tuple(args))], ext, sc, params, words[EW.index("numel")],
@@ -77,7 +98,7 @@ def _merge(p: _Chain, q: _Chain, e: int) -> _Chain:
     """q with its outside operand e replaced by p's result (p's stages first)."""
     ext = []
 
-    def slot(x) -> int:   # one binding per distinct (buffer, version, offset)
+    def slot(x) -> int:   # one binding per distinct (buffer, version, offset, view)
         if x not in ext:
             ext.append(x)
         return ext.index(x)
@@ -101,8 +122,8 @@ def _merge(p: _Chain, q: _Chain, e: int) -> _Chain:
 
 def _record(rt, c: _Chain):
     """(record, versions) of a fused chain."""
-    key = ("ewf", tuple(c.stages))
-    pid, lid = rt.pipeline(key, lambda: source(key[1]), "w" + "r" * len(c.ext))
+    key = ("ewf", tuple(c.stages), tuple(x[3] for x in c.ext))
+    pid, lid = rt.pipeline(key, lambda: source(key[1], key[2]), "w" + "r" * len(c.ext))
     words = EWF.pack(numel=c.numel, out_offset=c.out_offset, offset=[x[2] for x in c.ext])
     for n, w in enumerate(c.scalars):
         words[EWF.index("scalar", n)] = w
@@ -120,17 +141,38 @@ def _renamed(block: str, m: int) -> str:
     return block.replace("u_param(", f"u_param_s{m}(")
 
 
-def source(stages) -> str:
+def _index_fn(n: int, view) -> str:
+    """Outside operand n's element for output element i: its offset plus, for a view, the output
+    index taken apart over the view's shape (constants) and weighed by its strides (u32 words:
+    negative strides wrap around as in the elementwise kernel)."""
+    if view is None:
+        return f"fn at{n}(i: u32) -> u32 {{ return u_offset({n}u) + i; }}"
+    body = [f"fn at{n}(i: u32) -> u32 {{", "  var r = i;", f"  var o = u_offset({n}u);"]
+    shape, stride = view
+    for d in range(len(shape) - 1, -1, -1):
+        st = stride[d] & 0xFFFFFFFF
+        if d == 0:
+            body.append(f"  o += r * {st}u;" if st else "")
+        else:
+            if st:
+                body.append(f"  o += (r % {shape[d]}u) * {st}u;")
+            body.append(f"  r = r / {shape[d]}u;")
+    return "\n".join(line for line in body if line) + "\n  return o;\n}"
+
+
+def source(stages, views=None) -> str:
     n_ext = 1 + max([a[1] for _, _, args in stages for a in args if a[0] == "x"], default=-1)
+    views = views or (None,) * n_ext
     lines = [EWF.wgsl(), "alias C = f32;", "alias R = f32;",
              "@group(0) @binding(1) var<storage, read_write> out: array<f32>;"]
     lines += [f"@group(0) @binding({2 + n}) var<storage, read> in{n}: array<f32>;" for n in range(n_ext)]
+    lines += [_index_fn(n, views[n]) for n in range(n_ext)]
     lines.append(kernels.common("f32"))
     body = []
     for m, (f, blk, args) in enumerate(stages):
         lines.append(f"fn u_param_s{m}(j: u32) -> f32 {{ return u_param({m}u, j); }}")
         lines.append(_renamed(kernels.op_block(f, blk), m))
-        vals = [f"in{a[1]}[u_offset({a[1]}u) + i]" if a[0] == "x" else
+        vals = [f"in{a[1]}[at{a[1]}(i)]" if a[0] == "x" else
                 f"bitcast<f32>(u_scalar({a[1]}u))" if a[0] == "v" else f"s{a[1]}" for a in args]
         body.append(f"  let s{m} = op_s{m}({', '.join(vals)});")
     lines.append("@compute @workgroup_size(256)\n"
@@ -145,8 +187,8 @@ def source(stages) -> str:
 def _between(cap, lo: int, hi: int, ext, owner) -> bool:
     """Does a record strictly between lo and hi (one not already folded into hi) bind one of these
     (buffer, version) operands?"""
-    owned = {v for _, v, _ in ext if v >= 0}
-    outside = {b for b, v, _ in ext if v < 0}
+    owned = {v for _, v, _, _ in ext if v >= 0}
+    outside = {b for b, v, _, _ in ext if v < 0}
     for r in range(lo + 1, hi):
         if owner.get(r) == hi:
             continue
@@ -175,13 +217,15 @@ def fuse(rt, cap) -> int:
         if vs is None or q in patched or not _foldable(kq):
             continue
         c = _chain(kq, cap.records[q], vs)
+        if c is None:
+            continue
         out = cap.records[q][2][0]
         grew = True
         while grew:
             grew = False
-            for e, (_, v, off) in enumerate(c.ext):
+            for e, (_, v, off, view) in enumerate(c.ext):
                 uses = touch.get(v, []) if v >= 0 else []
-                if (off or len(uses) != 2 or uses[0][1] != 0 or not cap.versions[v][3]
+                if (off or view is not None or len(uses) != 2 or uses[0][1] != 0 or not cap.versions[v][3]
                         or (uses[1][0] != q and owner.get(uses[1][0]) != q)):
                     continue
                 p = uses[0][0]
@@ -189,11 +233,14 @@ def fuse(rt, cap) -> int:
                 if p in patched or p in owner or not _foldable(kp):
                     continue
                 cp = fused.get(p) or _chain(kp, cap.records[p], cap.rec_versions[p])
-                if cp.numel != c.numel or cp.out_offset or _between(cap, p, q, cp.ext, owner):
+                if cp is None or cp.numel != c.numel or cp.out_offset or _between(cap, p, q, cp.ext, owner):
                     continue
                 m = _merge(cp, c, e)
                 if (len(m.stages) > MAX_STAGES or len(m.ext) > limit or len(m.scalars) > MAX_SCALARS
-                        or any(b == out for b, _, _ in m.ext)):   # WebGPU: not read and written at once
+                        or any(b == out and v < 0 for b, v, _, _ in m.ext)):
+                    # WebGPU cannot bind a buffer for reading and writing in one dispatch. A capture
+                    # temporary that the reader's result reused is fine: plan() gives the two
+                    # versions, which now overlap at this record, different buffers
                     continue
                 c, owner[p], grew = m, q, True
                 fused.pop(p, None)

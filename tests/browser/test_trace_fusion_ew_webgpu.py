@@ -3,7 +3,9 @@ GPU): under ``torch.compile`` an elementwise op whose result only one later elem
 folded into that op's kernel (device/trace_fusion_ew.py). Compiled results must be eager's bit for
 bit, with the dispatches counted: a chain or tree of ops is one kernel, a result read twice stays a
 dispatch of its own, and a training step (written-out SiLU, tanh, GELU, a squared-error loss, Adam)
-loses most of its elementwise dispatches and gives eager's losses and parameters exactly."""
+loses most of its elementwise dispatches and gives eager's losses and parameters exactly. Operands
+may be views: a LayerNorm written out (broadcast mean and weights) and ops over transposed heads
+fold too, and a transformer layer's step gives eager's losses and parameters exactly."""
 from __future__ import annotations
 
 import json
@@ -39,10 +41,23 @@ def shared(x, y):     # a is read twice: nothing may fold it
     return a + 1.0, a * y
 
 
+def ln(x, y):         # LayerNorm written out: the mean, the variance and the weights are broadcast
+    m = x.mean(-1, keepdim=True)
+    v = ((x - m) ** 2).mean(-1, keepdim=True)
+    return (x - m) / torch.sqrt(v + 1e-5) * y[0] + y[1]
+
+
+def heads(x, y):      # transposed views (attention's head reshapes) read by elementwise ops
+    return (x.transpose(1, 2) * 0.5 + y.transpose(1, 2).exp()).sin().flip(0) * y.transpose(1, 2)
+
+
 torch.manual_seed(0)
 x, y = torch.randn(1000, device="webgpu"), torch.randn(1000, device="webgpu")
+args = {"ln": (torch.randn(6, 5, 33, device="webgpu"), torch.randn(2, 33, device="webgpu")),
+        "heads": (torch.randn(3, 7, 4, 5, device="webgpu"), torch.randn(3, 7, 4, 5, device="webgpu"))}
 out = {}
-for fn in (chain, params, shared):
+for fn in (chain, params, shared, ln, heads):
+    x, y = args.get(fn.__name__, (x, y))
     ref, n_eager = count(fn, x, y)
     res = {}
     for on in (True, False):
@@ -101,6 +116,16 @@ lc, nc, pc = train(True)
 lu, nu, _ = train(True, False)
 out["train"] = {"eager": ne, "fused": nc, "unfused": nu, "loss_diff": max(abs(a - b) for a, b in zip(le, lc)),
                 "param_diff": max(float(np.abs(a - b).max()) for a, b in zip(pe, pc))}
+Net = lambda: nn.Sequential(nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True),  # noqa: E731
+                            nn.Linear(8, 4))
+init = Net().state_dict()
+xs = [torch.randn(4, 5, 8) for _ in range(5)]
+ts = [torch.randn(4, 5, 4) for _ in range(5)]
+le, ne, pe = train(False)
+lc, nc, pc = train(True)
+lu, nu, _ = train(True, False)
+out["transformer"] = {"eager": ne, "fused": nc, "unfused": nu, "loss_diff": max(abs(a - b) for a, b in zip(le, lc)),
+                      "param_diff": max(float(np.abs(a - b).max()) for a, b in zip(pe, pc))}
 print(json.dumps(out))
 """
 
@@ -112,11 +137,20 @@ def test_elementwise_chains_fold_into_one_kernel_bit_for_bit(browser, summary_li
     t = r["train"]
     summary_line(f"elementwise chains (trace_fusion_ew): MLP+Adam step {t['unfused']} -> {t['fused']} dispatches; "
                  f"7-op tree {r['chain']['unfused'][0]} -> {r['chain']['fused'][0]}")
-    for name in ("chain", "params", "shared"):
+    for name in ("chain", "params", "shared", "ln", "heads"):
         assert r[name]["fused"][1] == 0.0 and r[name]["unfused"][1] == 0.0, r
         assert r[name]["unfused"][0] == r[name]["eager"], r
     assert r["chain"]["fused"][0] == 1, r
     assert r["params"]["fused"][0] == 1, r
     assert r["shared"]["fused"][0] == r["shared"]["eager"], r        # nothing folds
+    # ln: the two means and the variance's sqrt stay, (x - m) is read twice; the rest folds
+    assert (r["ln"]["eager"], r["ln"]["fused"][0]) == (10, 5), r
+    # heads: the flip reads sin's result through a view, so that result is stored; flip + mul fold
+    assert (r["heads"]["eager"], r["heads"]["fused"][0]) == (6, 2), r
     assert t["loss_diff"] == 0.0 and t["param_diff"] == 0.0, t
     assert t["unfused"] == t["eager"] and t["fused"] <= t["eager"] - 15, t
+    tr = r["transformer"]
+    summary_line(f"elementwise chains over views: transformer layer + Adam step {tr['unfused']} -> {tr['fused']} "
+                 "dispatches")
+    assert tr["loss_diff"] == 0.0 and tr["param_diff"] == 0.0, tr
+    assert tr["unfused"] == tr["eager"] and tr["fused"] <= tr["eager"] - 10, tr
