@@ -106,9 +106,10 @@ def elementwise_source(file: str, op: str, C: str, R: str, out_t: str, out_bool:
 
 
 def reduce_source(file: str, op: str, C: str, R: str, in_t: str, out_t: str, mode: int, checked: bool = False,
-                  rw: int = 256) -> str:
+                  rw: int = 256, prologue: tuple[str, str] | None = None) -> str:
     """checked: the op's int64 block of ops_int64.wgsl (a 64-bit state; the error buffer at binding 3);
-    rw: threads an output in modes 0, 2 and 3 (a power of two)."""
+    rw: threads an output in modes 0, 2 and 3 (a power of two); prologue: (bindings, load function)
+    that compute the input instead of reading ``x`` (modes 0-2, device/trace_fusion_reduce.py)."""
     head, modes = blocks("reduce.wgsl")
     if checked:
         file, head = INT64_FILE, head + err_binding(3)
@@ -117,6 +118,8 @@ def reduce_source(file: str, op: str, C: str, R: str, in_t: str, out_t: str, mod
     else:
         in_decl, load_fn = in_t, "fn load(base: u32, j: u32) -> C { return C(x[base + red_off(j)]); }"
     out_decl = "S" if mode == 2 else out_t
+    inputs = f"@group(0) @binding(2) var<storage, read> x: array<{in_decl}>;"
+    if prologue is not None:
+        inputs, load_fn = prologue
     return fill(head + modes[str(mode)], C=C, R=R, COMMON=common(C), OP=op_block(file, op), UNIFORMS=RED.wgsl(),
-                OUT_T=out_decl, IN_T=in_decl,
-                LOAD_FN=load_fn, OUT_CAST=out_t, RW=str(rw))
+                OUT_T=out_decl, INPUT=inputs, LOAD_FN=load_fn, OUT_CAST=out_t, RW=str(rw))

@@ -27,14 +27,15 @@ will. The rewrites:
   ``add_threshold_backward``, with the add's float32 sum and the mask's semantics.
 
 Then the training batch norm's rewrites (device/trace_fusion_bn.py), the split sums that ride on a
-later conv dispatch (device/trace_fusion_tail.py), and last the elementwise chains that become one
-kernel (device/trace_fusion_ew.py).
+later conv dispatch (device/trace_fusion_tail.py), the elementwise chains that become one kernel
+(device/trace_fusion_ew.py), and last the elementwise producers that the reduction reading them
+computes as it loads (device/trace_fusion_reduce.py).
 """
 from __future__ import annotations
 
 from .layouts import BN, EW
 from .trace_graph import _add_operands, _drop, _key_of, _plain_ew, _uses
-from . import trace_fusion_bn, trace_fusion_ew, trace_fusion_tail
+from . import trace_fusion_bn, trace_fusion_ew, trace_fusion_reduce, trace_fusion_tail
 
 __all__ = ["fuse", "BN_EPILOGUE"]
 
@@ -199,7 +200,8 @@ def _fuse_add_relu_grads(rt, cap) -> int:
 def fuse(rt, cap) -> int:
     """Rewrite the capture's records in place; returns how many dispatches went."""
     return (_fuse_conv_bn(rt, cap) + _fuse_relu_grads(rt, cap) + _fuse_add_relu_grads(rt, cap)
-            + trace_fusion_bn.fuse(rt, cap) + trace_fusion_tail.fuse(rt, cap) + trace_fusion_ew.fuse(rt, cap))
+            + trace_fusion_bn.fuse(rt, cap) + trace_fusion_tail.fuse(rt, cap) + trace_fusion_ew.fuse(rt, cap)
+            + trace_fusion_reduce.fuse(rt, cap))
 
 
 def _fuse_conv_bn(rt, cap) -> int:

@@ -141,13 +141,13 @@ def _renamed(block: str, m: int) -> str:
     return block.replace("u_param(", f"u_param_s{m}(")
 
 
-def _index_fn(n: int, view) -> str:
+def _index_fn(n: int, view, offset: str) -> str:
     """Outside operand n's element for output element i: its offset plus, for a view, the output
     index taken apart over the view's shape (constants) and weighed by its strides (u32 words:
     negative strides wrap around as in the elementwise kernel)."""
     if view is None:
-        return f"fn at{n}(i: u32) -> u32 {{ return u_offset({n}u) + i; }}"
-    body = [f"fn at{n}(i: u32) -> u32 {{", "  var r = i;", f"  var o = u_offset({n}u);"]
+        return f"fn at{n}(i: u32) -> u32 {{ return {offset} + i; }}"
+    body = [f"fn at{n}(i: u32) -> u32 {{", "  var r = i;", f"  var o = {offset};"]
     shape, stride = view
     for d in range(len(shape) - 1, -1, -1):
         st = stride[d] & 0xFFFFFFFF
@@ -160,21 +160,32 @@ def _index_fn(n: int, view) -> str:
     return "\n".join(line for line in body if line) + "\n  return o;\n}"
 
 
+def stage_code(stages, views, offset, scalar, param) -> tuple[list[str], list[str]]:
+    """WGSL of a chain over bindings ``in0..``: (declarations, body lines computing ``s0..`` for
+    element ``i``). offset(n), scalar(n): WGSL expressions of outside operand n's element offset and
+    scalar n's float32 bits; param(m): the body of stage m's ``u_param(j)``."""
+    n_ext = len(views)
+    decls = [_index_fn(n, views[n], offset(n)) for n in range(n_ext)]
+    body = []
+    for m, (f, blk, args) in enumerate(stages):
+        decls.append(f"fn u_param_s{m}(j: u32) -> f32 {{ {param(m)} }}")
+        decls.append(_renamed(kernels.op_block(f, blk), m))
+        vals = [f"in{a[1]}[at{a[1]}(i)]" if a[0] == "x" else
+                f"bitcast<f32>({scalar(a[1])})" if a[0] == "v" else f"s{a[1]}" for a in args]
+        body.append(f"  let s{m} = op_s{m}({', '.join(vals)});")
+    return decls, body
+
+
 def source(stages, views=None) -> str:
     n_ext = 1 + max([a[1] for _, _, args in stages for a in args if a[0] == "x"], default=-1)
     views = views or (None,) * n_ext
+    decls, body = stage_code(stages, views, lambda n: f"u_offset({n}u)", lambda n: f"u_scalar({n}u)",
+                             lambda m: f"return u_param({m}u, j);")
     lines = [EWF.wgsl(), "alias C = f32;", "alias R = f32;",
              "@group(0) @binding(1) var<storage, read_write> out: array<f32>;"]
     lines += [f"@group(0) @binding({2 + n}) var<storage, read> in{n}: array<f32>;" for n in range(n_ext)]
-    lines += [_index_fn(n, views[n]) for n in range(n_ext)]
     lines.append(kernels.common("f32"))
-    body = []
-    for m, (f, blk, args) in enumerate(stages):
-        lines.append(f"fn u_param_s{m}(j: u32) -> f32 {{ return u_param({m}u, j); }}")
-        lines.append(_renamed(kernels.op_block(f, blk), m))
-        vals = [f"in{a[1]}[at{a[1]}(i)]" if a[0] == "x" else
-                f"bitcast<f32>(u_scalar({a[1]}u))" if a[0] == "v" else f"s{a[1]}" for a in args]
-        body.append(f"  let s{m} = op_s{m}({', '.join(vals)});")
+    lines += decls
     lines.append("@compute @workgroup_size(256)\n"
                  "fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,\n"
                  "        @builtin(local_invocation_index) li: u32) {\n"

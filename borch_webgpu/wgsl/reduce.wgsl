@@ -8,7 +8,8 @@
 //
 // The uniform block is device/layouts.py's RED: u_rows() M, u_red_len() K, u_kept_rank(),
 // u_red_rank(), u_in_offset(), u_out_offset(), u_chunk(), u_groups() G, u_param(j), u_kept_shape(d),
-// u_kept_stride(d), u_red_shape(d), u_red_stride(d).
+// u_kept_stride(d), u_red_shape(d), u_red_stride(d). INPUT is the binding of x (one array, or for a
+// reduction that computes its input, device/trace_fusion_reduce.py, that computation's operands).
 {{UNIFORMS}}
 alias C = {{C}};
 alias R = {{R}};
@@ -18,7 +19,7 @@ alias R = {{R}};
 {{OP}}
 
 @group(0) @binding(1) var<storage, read_write> out: array<{{OUT_T}}>;
-@group(0) @binding(2) var<storage, read> x: array<{{IN_T}}>;
+{{INPUT}}
 
 fn base_of(o: u32) -> u32 {
   var rem = o;
