@@ -160,19 +160,26 @@ def _index_fn(n: int, view, offset: str) -> str:
     return "\n".join(line for line in body if line) + "\n  return o;\n}"
 
 
-def stage_code(stages, views, offset, scalar, param) -> tuple[list[str], list[str]]:
+def stage_code(stages, views, offset, scalar, param, zero: str) -> tuple[list[str], list[str]]:
     """WGSL of a chain over bindings ``in0..``: (declarations, body lines computing ``s0..`` for
     element ``i``). offset(n), scalar(n): WGSL expressions of outside operand n's element offset and
-    scalar n's float32 bits; param(m): the body of stage m's ``u_param(j)``."""
+    scalar n's float32 bits; param(m): the body of stage m's ``u_param(j)``; zero: a u32 expression
+    that is 0 but that the compiler cannot know (a uniform word's high bit).
+
+    Each stage's result passes through ``keep``: its bits XORed with that zero. A GPU compiler may
+    otherwise contract one stage's multiply and the next stage's add into a fused multiply-add (the
+    H200's did), which eager, storing every result as float32 in between, never does; an integer
+    operation on the bits makes the rounded float32 the only value the next stage can use."""
     n_ext = len(views)
     decls = [_index_fn(n, views[n], offset(n)) for n in range(n_ext)]
+    decls.append(f"fn keep(v: f32) -> f32 {{ return bitcast<f32>(bitcast<u32>(v) ^ {zero}); }}")
     body = []
     for m, (f, blk, args) in enumerate(stages):
         decls.append(f"fn u_param_s{m}(j: u32) -> f32 {{ {param(m)} }}")
         decls.append(_renamed(kernels.op_block(f, blk), m))
         vals = [f"in{a[1]}[at{a[1]}(i)]" if a[0] == "x" else
                 f"bitcast<f32>({scalar(a[1])})" if a[0] == "v" else f"s{a[1]}" for a in args]
-        body.append(f"  let s{m} = op_s{m}({', '.join(vals)});")
+        body.append(f"  let s{m} = keep(op_s{m}({', '.join(vals)}));")
     return decls, body
 
 
@@ -180,7 +187,7 @@ def source(stages, views=None) -> str:
     n_ext = 1 + max([a[1] for _, _, args in stages for a in args if a[0] == "x"], default=-1)
     views = views or (None,) * n_ext
     decls, body = stage_code(stages, views, lambda n: f"u_offset({n}u)", lambda n: f"u_scalar({n}u)",
-                             lambda m: f"return u_param({m}u, j);")
+                             lambda m: f"return u_param({m}u, j);", "(u_numel() >> 31u)")
     lines = [EWF.wgsl(), "alias C = f32;", "alias R = f32;",
              "@group(0) @binding(1) var<storage, read_write> out: array<f32>;"]
     lines += [f"@group(0) @binding({2 + n}) var<storage, read> in{n}: array<f32>;" for n in range(n_ext)]

@@ -11,7 +11,10 @@ Values are eager's bit for bit: each element is the same float32 result of the s
 and the reduction folds the elements in the order it did. The reduction's uniform words stay as they
 were (device/layouts.py's RED has no room for more), so the producer's element offsets, scalars and
 parameters are constants of the kernel, as its views are; a trace's values of them are fixed (a record
-whose words change at replay is left alone).
+whose words change at replay is left alone). They are XORed with a zero the compiler cannot know, so
+it cannot fold them into the arithmetic differently from eager, where they are uniform words; the
+last stage's result passes through trace_fusion_ew's ``keep``, so it cannot be contracted into the
+reduction's add.
 
 Runs after trace_fusion_ew (whose chains it folds whole) in device/trace_fusion.py. A fused record's
 key is ``("redf", reduction key, stages, views, offsets, scalars, params)``.
@@ -45,11 +48,14 @@ def _f32_bits(w: int) -> str:
 def source(red_key, stages, views, offsets, scalars, params) -> str:
     _, file, block, C, R, in_t, mode, rw, _ = red_key
 
+    zero = "(u_rows() >> 31u)"   # 0, unknown to the compiler: constants stay opaque, as uniforms are
+
     def param(m: int) -> str:
-        vals = ", ".join(f"bitcast<f32>({_f32_bits(w)})" for w in params[m])
+        vals = ", ".join(f"bitcast<f32>({_f32_bits(w)} ^ {zero})" for w in params[m])
         return f"var p = array<f32, {len(params[m])}>({vals}); return p[j];"
 
-    decls, body = ew.stage_code(stages, views, lambda n: f"{offsets[n]}u", lambda n: _f32_bits(scalars[n]), param)
+    decls, body = ew.stage_code(stages, views, lambda n: f"{offsets[n]}u", lambda n: f"({_f32_bits(scalars[n])} ^ {zero})",
+                                param, zero)
     bindings = [f"@group(0) @binding({2 + n}) var<storage, read> in{n}: array<f32>;" for n in range(len(views))]
     load = ("\n".join(decls) + "\nfn load(base: u32, j: u32) -> C {\n  let i = base + red_off(j);\n"
             + "\n".join(body) + f"\n  return C(s{len(stages) - 1});\n}}")
