@@ -57,8 +57,10 @@ def test_training_follows_pytorch_step_by_step(browser, summary_line):
 
 def test_mlp_learns_mnist_and_a_small_cnn_beats_it(browser, summary_line):
     """The budget: an MLP gets 1,500 steps of batch 64 to reach 95% on the 1,500 test digits; a small
-    CNN gets 800 steps and must beat it (the script's docstring has the rest of the recipe)."""
-    mlp_steps, cnn_steps = 1500, 800
+    CNN gets 600 steps and must beat it (the script's docstring has the rest of the recipe). On
+    SwiftShader (2026-12-03) the MLP reached 96.13% and the CNN 96.67% (97.13% in 800 steps, 95.87% in
+    400, which does not beat the MLP); 600 keeps CI under its time budget."""
+    mlp_steps, cnn_steps = 1500, 600
     code, out, err = browser.run((Path(__file__).parent / "scripts" / "mnist_train.py").read_text(),
                                  [str(mlp_steps), str(cnn_steps)], timeout_s=1800)
     assert code == 0, err[-3000:]
