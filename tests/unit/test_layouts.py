@@ -70,5 +70,7 @@ def test_a_fused_chain_renames_each_stage_and_reads_its_own_parameters():
     assert "fn u_param(k: u32, j: u32) -> f32 { return pf(22u + 3u * k + j); }" in src
     assert "fn u_param_s1(j: u32) -> f32 { return u_param(1u, j); }" in src
     assert src.count("fn op_s0(") == src.count("fn op_s1(") == src.count("fn op_s2(") == 1
-    assert "let s2 = op_s2(s1, bitcast<f32>(u_scalar(0u)));" in src and "out[u_out_offset() + i] = s2;" in src
+    assert "let s2 = keep(op_s2(s1, bitcast<f32>(u_scalar(0u))));" in src and "out[u_out_offset() + i] = s2;" in src
+    # each stage's float32 result is made opaque (no multiply-add contraction across stages)
+    assert "fn keep(v: f32) -> f32 { return bitcast<f32>(bitcast<u32>(v) ^ (u_numel() >> 31u)); }" in src
     assert "u_param_s1(" in src.split("fn op_s1(")[1].split("fn ")[0] and "{{" not in src
