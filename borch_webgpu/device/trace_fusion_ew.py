@@ -11,11 +11,12 @@ What folds: float32 elementwise ops of ops_*.wgsl over operands of any strides (
 output's shape, broadcast or transposed views: a LayerNorm written out, attention's head reshapes)
 or Python scalars, written into new memory (no in-place or strided output, no int64 range check, no
 bool result). A temporary folds only where its reader reads it contiguously: element i of the
-reader is element i of the producer. The fused kernel runs each op's own WGSL function on the same float32 values, so the
-results are eager's (each op's result is rounded to float32 as it was when stored; the
-bit-for-bit comparison in tests/browser/test_trace_fusion_ew_webgpu.py checks the compilers keep it
-so). The producer moves to the reader's place in the trace, so no record in between may touch any
-buffer version the producer reads.
+reader is element i of the producer. The fused kernel runs each op's own WGSL function on the same
+float32 values, so the results are eager's: each stage's result is rounded to float32 as it was
+when stored (``keep`` in :func:`stage_code` stops a compiler from contracting it into the next
+stage; tests/browser/test_trace_fusion_ew_webgpu.py compares bit for bit, on SwiftShader in CI and
+on the H200). The producer moves to the reader's place in the trace, so no record in between may
+touch any buffer version the producer reads.
 
 A fused record's pipeline key is ``("ewf", stages, views)``; a stage is ``(file, block, args)`` and an
 arg ``("x", n)`` outside operand n, ``("v", n)`` scalar n of the uniform block, or ``("s", m)`` the
