@@ -8,7 +8,9 @@ Kernel choice (sizes never enter a pipeline key; the key is block, dtypes, tile 
   K split across workgroups when there are few outputs;
 - ``gemm`` otherwise: 128 x 128, 128 x 64 (64 x 128) or 64 x 64 tiles (8 x 8 ... 4 x 4 outputs a
   thread), the largest that still gives about one workgroup per multiprocessor; few tiles and a long
-  K split K across workgroups (``splitk`` then adds the partial products and applies the epilogue).
+  K split K across workgroups (``splitk`` then adds the partial products and applies the epilogue);
+- ``gemm_sw`` instead of ``gemm`` on software adapters (SwiftShader, llvmpipe: a CPU): 16 threads of
+  8 x 8 outputs and long K steps, since every barrier there costs a switch of each 4-thread subgroup.
 
 Measured on one H200 through Dawn (Node 20, webgpu@0.6.2, 2026-11-30), f32, kernel time only:
 4096^3 32.5 TFLOP/s (transposed operands the same), 2048^3 30.7, 1024^3 21-23, 4096x1024x1024 with
@@ -27,10 +29,18 @@ __all__ = ["gemm", "source"]
 
 MAX_BATCH_RANK = 4
 BK = 8
+# Software adapters (gemm_sw): (threads per side, BK, RM, RN): 16 threads, 32 x 32 outputs, 8 x 8 a
+# thread. Measured on SwiftShader (Chromium 156, 2 cores, 2026-12-04), f32, 64x784 @ 784x128 and the
+# two products of its backward (64x128 @ 128x784 transposed, 784x64 @ 64x128): 21 / 29 / 41 ms with
+# gemm, 8-11 / 10-12 / 11-17 ms with this. 64 threads of 4 x 4, 256 threads, BK 8 or 32, 16 x 16 a
+# thread, and a kernel with no shared memory (each thread reading its operands) were no faster.
+SOFTWARE_TILE = (4, 16, 2, 2)
 BIG_TILES_MIN = 128      # larger tiles only when at least this many of them
-SPLIT_TILES_MAX = 128    # split K when fewer tiles than this (about one per multiprocessor) ...
-SPLIT_K_MIN = 1024       # ... and K is at least this long
-SPLIT_TARGET = 256       # workgroups to aim for when splitting
+# split K when fewer tiles than this (GPUs: about one per multiprocessor; a software adapter has few
+# cores) and K is at least SPLIT_K_MIN long, into about SPLIT_TARGET workgroups
+SPLIT_TILES_MAX = {"gpu": 128, "software": 4}
+SPLIT_K_MIN = 1024
+SPLIT_TARGET = {"gpu": 256, "software": 8}
 SPLIT_CHUNK_MIN = 256    # no K chunk shorter than this
 GEMV_TARGET = 512        # vector products: split K until about this many workgroups ...
 GEMV_CHUNK_MIN = 256     # ... with K chunks no shorter than this
@@ -56,18 +66,19 @@ def _bias_slot(has_bias: bool, binding: int) -> str:
             "  return bits_t(16u) * acc + bits_t(17u) * T(Cb[c_base + row * pu(14u) + col * pu(15u)]);\n}")
 
 
-def _gemm_slots(RM: int, RN: int) -> dict[str, str]:
-    """The unrolled register block: accumulator declarations, the FMAs of one k, the stores."""
+def _gemm_slots(RM: int, RN: int, TD: int) -> dict[str, str]:
+    """The unrolled register block of TD x TD threads: accumulator declarations, the FMAs of one k,
+    the stores."""
     accs = [(i, r, j) for i in range(RM) for r in range(4) for j in range(RN)]
     decl = "\n".join(f"  var c{i}{r}{j} = V(T(0));" for i, r, j in accs)
-    fma = [f"      let a{i} = As[kk * PA + {16 * i}u + ty];" for i in range(RM)]
-    fma += [f"      let b{j} = Bs[kk * PB + {16 * j}u + tx];" for j in range(RN)]
+    fma = [f"      let a{i} = As[kk * PA + {TD * i}u + ty];" for i in range(RM)]
+    fma += [f"      let b{j} = Bs[kk * PB + {TD * j}u + tx];" for j in range(RN)]
     fma += [f"      c{i}{r}{j} += a{i}.{'xyzw'[r]} * b{j};" for i, r, j in accs]
     store = ["  var row: u32;"]
     for i in range(RM):
         for r in range(4):
-            store.append(f"  row = m0 + {64 * i + r}u + ty * 4u;")
-            calls = " ".join(f"emit(o + row * N, row, n0 + {64 * j}u + tx * 4u, c{i}{r}{j}, offs.z, N);"
+            store.append(f"  row = m0 + {4 * TD * i + r}u + ty * 4u;")
+            calls = " ".join(f"emit(o + row * N, row, n0 + {4 * TD * j}u + tx * 4u, c{i}{r}{j}, offs.z, N);"
                              for j in range(RN))
             store.append(f"  if (row < M) {{ {calls} }}")
     return {"ACC_DECL": decl, "FMA": "\n".join(fma), "STORE": "\n".join(store)}
@@ -79,12 +90,15 @@ def source(block: str, S: str, T: str, has_bias: bool, RM: int = 1, RN: int = 1,
     head, blocks = kernels.blocks("matmul.wgsl")
     slots = {"S": S, "T": T,
              "BIAS": _bias_slot(has_bias, 3 if block == "splitk" else 4)}
-    if block in ("gemm", "gemv"):
+    if block in ("gemm", "gemm_sw", "gemv"):
         slots.update(SPLIT=str(split).lower(), OUT=T if split else S)
-    if block == "gemm":
-        slots.update(RM=str(RM), RN=str(RN), A_KFAST=str(a_kfast).lower(), B_KFAST=str(b_kfast).lower(),
-                     **_gemm_slots(RM, RN))
-    return kernels.fill(head + "//@op " + block + "\n" + blocks[block], **slots)
+    body = blocks[block]
+    if block in ("gemm", "gemm_sw"):
+        TD, BK_ = SOFTWARE_TILE[:2] if block == "gemm_sw" else (16, BK)
+        slots.update(RM=str(RM), RN=str(RN), TD=str(TD), BK=str(BK_), A_KFAST=str(a_kfast).lower(),
+                     B_KFAST=str(b_kfast).lower(), **_gemm_slots(RM, RN, TD))
+        body = blocks["gemm_lib"] + body
+    return kernels.fill(head + "//@op " + block + "\n" + body, **slots)
 
 
 def _types(dtype) -> tuple[str, str]:
@@ -133,31 +147,47 @@ def gemm(a, b, c, alpha, beta, dtype) -> GPUStorage:
         _gemv(rt, w, bufs, mask, S, T, has_bias, M, N, nb, a._stride, b._stride)
         return out
 
-    RM, RN = tile_config(nb, M, N)
+    soft = _is_software()
+    if soft:
+        block, (TD, bk, RM, RN) = "gemm_sw", SOFTWARE_TILE
+    else:
+        block, TD, bk, (RM, RN) = "gemm", 16, BK, tile_config(nb, M, N)
     a_kfast = abs(a._stride[-1]) < abs(a._stride[-2])
     b_kfast = abs(b._stride[-2]) < abs(b._stride[-1])
-    w[4], w[5] = -(-M // (64 * RM)), -(-N // (64 * RN))
+    w[4], w[5] = -(-M // (4 * TD * RM)), -(-N // (4 * TD * RN))
     tiles = nb * w[4] * w[5]
+    kind = "software" if soft else "gpu"
     splits = 1
-    if tiles < SPLIT_TILES_MAX and w[2] >= SPLIT_K_MIN:
-        splits = min(-(-SPLIT_TARGET // tiles), w[2] // SPLIT_CHUNK_MIN)
+    if tiles < SPLIT_TILES_MAX[kind] and w[2] >= SPLIT_K_MIN:
+        splits = min(-(-SPLIT_TARGET[kind] // tiles), w[2] // SPLIT_CHUNK_MIN)
     if splits > 1:
         chunk = -(-w[2] // splits)
-        chunk = -(-chunk // BK) * BK
+        chunk = -(-chunk // bk) * bk
         splits = -(-w[2] // chunk)
         w[9], w[19] = chunk, splits
         part = GPUStorage(rt, splits * nb * M * N * 4)
-        key = ("mm", "gemm", S, T, RM, RN, a_kfast, b_kfast, False, True)
-        pipe = rt.pipeline(key, lambda: source("gemm", S, T, False, RM, RN, a_kfast, b_kfast, True), "wrr")
+        key = ("mm", block, S, T, RM, RN, TD, bk, a_kfast, b_kfast, False, True)
+        pipe = rt.pipeline(key, lambda: source(block, S, T, False, RM, RN, a_kfast, b_kfast, True), "wrr")
         rt.dispatch(pipe, (part.bid, bufs[1], bufs[2]), w, tiles * splits)
         key = ("mm", "splitk", S, T, has_bias)
         pipe = rt.pipeline(key, lambda: source("splitk", S, T, has_bias), "wr" + "r" * has_bias)
         rt.dispatch(pipe, (out.bid, part.bid) + tuple(bufs[3:]), w, groups_for(nb * M * N))
         return out
-    key = ("mm", "gemm", S, T, RM, RN, a_kfast, b_kfast, has_bias, False)
-    pipe = rt.pipeline(key, lambda: source("gemm", S, T, has_bias, RM, RN, a_kfast, b_kfast, False), mask)
+    key = ("mm", block, S, T, RM, RN, TD, bk, a_kfast, b_kfast, has_bias, False)
+    pipe = rt.pipeline(key, lambda: source(block, S, T, has_bias, RM, RN, a_kfast, b_kfast, False), mask)
     rt.dispatch(pipe, tuple(bufs), w, tiles)
     return out
+
+
+_software: bool | None = None  # tests set it to run either kernel on any adapter
+
+
+def _is_software() -> bool:
+    global _software
+    if _software is None:
+        from .webgpu import is_software, runtime
+        _software = is_software(runtime().adapter)
+    return _software
 
 
 def tile_config(nb: int, M: int, N: int) -> tuple[int, int]:

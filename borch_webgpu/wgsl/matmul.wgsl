@@ -42,17 +42,17 @@ fn batch_offsets(bt: u32) -> vec3<u32> {
 // finish(acc, row, col, c_base): alpha * acc, plus beta * C[row, col] when there is a bias.
 {{BIAS}}
 
-//@op gemm
-// 16 x 16 threads. Thread (tx, ty) owns RM x RN blocks of 4 x 4 outputs: rows i*64 + ty*4 + (0..3),
-// columns j*64 + tx*4 + (0..3) of the tile, so a warp's shared-memory reads are broadcasts (A) or
-// 16 consecutive vec4s (B). Per K step of BK = 8 the tile operands go through shared memory; each
-// thread (half of them for a 64-wide operand) loads one 4-row strip of one k column of A and of B into
-// registers one step ahead, so the global loads overlap the FMAs of the step before.
+//@op gemm_lib
+// Shared by gemm and gemm_sw (gpu_matmul.source puts it before either): a tile of BM x BN outputs
+// owned by TD x TD threads, each holding RM x RN blocks of 4 x 4 outputs: rows i*4*TD + ty*4 + (0..3),
+// columns j*4*TD + tx*4 + (0..3) of the tile. Per K step of BK the tile operands go through shared
+// memory.
 const RM = {{RM}}u;
 const RN = {{RN}}u;
-const BM = 64u * RM;
-const BN = 64u * RN;
-const BK = 8u;
+const TD = {{TD}}u;
+const BM = 4u * TD * RM;
+const BN = 4u * TD * RN;
+const BK = {{BK}}u;
 // Row pitch of the shared tiles in vec4s, padded by one: when the load runs along k (k-fast
 // mapping), the 8 lanes that store one row group then hit 8 different bank quads.
 const PA = BM / 4u + 1u;
@@ -109,28 +109,39 @@ fn emit(o: u32, row: u32, col: u32, v: V, c_base: u32, N: u32) {
   }
 }
 
+// The output tile of workgroup number flat: (split, batch entry, first row m0, first column n0), or
+// none (x = 0xffffffff) past the grid. Grouped order: 8 tile rows at a time sweep the tile columns, so
+// workgroups that run together share A and B tiles in L2.
+fn tile_of(flat: u32) -> vec4<u32> {
+  let tiles_n = pu(5u);
+  let per_batch = pu(4u) * tiles_n;
+  let per_split = per_batch * pu(3u);
+  if (flat >= per_split * pu(19u)) { return vec4<u32>(0xffffffffu); }
+  let t = flat % per_batch;
+  let in_group = 8u * tiles_n;
+  let first_m = (t / in_group) * 8u;
+  let group_m = min(pu(4u) - first_m, 8u);
+  return vec4<u32>(flat / per_split, (flat % per_split) / per_batch,
+                   (first_m + (t % in_group) % group_m) * BM, ((t % in_group) / group_m) * BN);
+}
+
+//@op gemm
+// GPUs: TD = 16, 256 threads, BK = 8, so a warp's shared-memory reads are broadcasts (A) or 16
+// consecutive vec4s (B). Each thread (half of them for a 64-wide operand) loads one 4-row strip of one
+// k column of A and of B into registers one step ahead, so the global loads overlap the FMAs of the
+// step before.
 @compute @workgroup_size(16, 16)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
   let M = pu(0u);
   let N = pu(1u);
   let K = pu(2u);
-  let tiles_m = pu(4u);
-  let tiles_n = pu(5u);
-  let per_batch = tiles_m * tiles_n;
-  let per_split = per_batch * pu(3u);
-  let flat = wg.y * nwg.x + wg.x;
-  if (flat >= per_split * pu(19u)) { return; }
-  let split = flat / per_split;
-  let bt = (flat % per_split) / per_batch;
-  let t = flat % per_batch;
-  // Grouped order: 8 tile rows at a time sweep the tile columns, so workgroups that run together
-  // share A and B tiles in L2.
-  let in_group = 8u * tiles_n;
-  let first_m = (t / in_group) * 8u;
-  let group_m = min(tiles_m - first_m, 8u);
-  let m0 = (first_m + (t % in_group) % group_m) * BM;
-  let n0 = ((t % in_group) / group_m) * BN;
+  let tile = tile_of(wg.y * nwg.x + wg.x);
+  if (tile.x == 0xffffffffu) { return; }
+  let split = tile.x;
+  let bt = tile.y;
+  let m0 = tile.z;
+  let n0 = tile.w;
   let offs = batch_offsets(bt);
   let a_base = offs.x + m0 * pu(10u);
   let b_base = offs.y + n0 * pu(13u);
@@ -166,6 +177,58 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
       if (a_on) { ra = load_a(a_base, ag * 4u, kn + ak, rows, k_end); }
       if (b_on) { rb = load_b(b_base, bg * 4u, kn + bk, cols, k_end); }
     }
+    for (var kk = 0u; kk < BK; kk++) {
+{{FMA}}
+    }
+  }
+
+  var o = bt * M * N;
+  if (SPLIT) { o += split * pu(3u) * M * N; }
+{{STORE}}
+}
+
+//@op gemm_sw
+// Software adapters (SwiftShader: a CPU): TD = 4, 16 threads, BK = 16. Each barrier there switches
+// every 4-thread subgroup of the workgroup in and out, so few threads, many outputs each (8 x 8) and
+// long K steps between barriers; each thread loads its share of the tiles straight into shared memory
+// (no prefetch into registers, which keeps the compiled code small).
+@compute @workgroup_size({{TD}}, {{TD}})
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let M = pu(0u);
+  let N = pu(1u);
+  let K = pu(2u);
+  let tile = tile_of(wg.y * nwg.x + wg.x);
+  if (tile.x == 0xffffffffu) { return; }
+  let split = tile.x;
+  let bt = tile.y;
+  let m0 = tile.z;
+  let n0 = tile.w;
+  let offs = batch_offsets(bt);
+  let a_base = offs.x + m0 * pu(10u);
+  let b_base = offs.y + n0 * pu(13u);
+  let k_begin = split * pu(9u);
+  let k_end = min(K, k_begin + pu(9u));
+  let rows = M - m0;
+  let cols = N - n0;
+  let tx = lid.x;
+  let ty = lid.y;
+{{ACC_DECL}}
+  for (var k0 = k_begin; k0 < k_end; k0 += BK) {
+    workgroupBarrier();
+    for (var s = li; s < BM / 4u * BK; s += TD * TD) {
+      var g: u32;
+      var k: u32;
+      if (A_KFAST) { k = s % BK; g = s / BK; } else { g = s % (BM / 4u); k = s / (BM / 4u); }
+      As[k * PA + g] = load_a(a_base, g * 4u, k0 + k, rows, k_end);
+    }
+    for (var s = li; s < BN / 4u * BK; s += TD * TD) {
+      var g: u32;
+      var k: u32;
+      if (B_KFAST) { k = s % BK; g = s / BK; } else { g = s % (BN / 4u); k = s / (BN / 4u); }
+      Bs[k * PB + g] = load_b(b_base, g * 4u, k0 + k, cols, k_end);
+    }
+    workgroupBarrier();
     for (var kk = 0u; kk < BK; kk++) {
 {{FMA}}
     }

@@ -127,6 +127,9 @@ def big_tiles_and_split_k(dev):
     same(torch.addmm(T(c, dev), T(a, dev), T(b, dev), beta=0.5, alpha=2.0), 0.5 * c + 2 * want, 3000,
          what="split-K addmm")
     same(T(a.T.copy(), dev).t() @ T(b.T.copy(), dev).t(), want, 3000, what="split-K transposed")
+    # one output tile of either kernel (software adapters split only below 4 tiles)
+    a, b = rnd(20, 3000), rnd(3000, 30)
+    same(T(a, dev) @ T(b, dev), a.astype(np.float64) @ b, 3000, what="split-K one tile")
     ai, bi = rnd(40, 2000, dtype=np.int32), rnd(2000, 30, dtype=np.int32)
     same(T(ai, dev) @ T(bi, dev), ai.astype(np.int64) @ bi, what="split-K int32")
 
@@ -305,16 +308,29 @@ if pytest is not None:
 
 
 def main() -> int:
+    """Every check on the default device; on WebGPU twice, through the software adapters' gemm_sw
+    kernel and the GPUs' gemm kernel (forced either way, whatever the adapter is)."""
     dev = torch.get_default_device().type
-    failed = 0
-    for fn in CHECKS:
-        try:
-            fn(dev)
-            print(f"ok   {fn.__name__}")
-        except Exception as e:  # noqa: BLE001 - report every check
-            failed += 1
-            print(f"FAIL {fn.__name__}: {type(e).__name__}: {e}")
-    print(f"linalg checks on {dev}: {len(CHECKS) - failed} passed, {failed} failed")
+    kernels = [None]
+    if dev == "webgpu":
+        from borch_webgpu.device import gpu_matmul
+        kernels = [True, False]
+    failed = total = 0
+    for software in kernels:
+        tag = "" if software is None else (" [gemm_sw]" if software else " [gemm]")
+        if software is not None:
+            gpu_matmul._software = software
+        for fn in CHECKS:
+            total += 1
+            try:
+                fn(dev)
+                print(f"ok   {fn.__name__}{tag}")
+            except Exception as e:  # noqa: BLE001 - report every check
+                failed += 1
+                print(f"FAIL {fn.__name__}{tag}: {type(e).__name__}: {e}")
+    if dev == "webgpu":
+        gpu_matmul._software = None
+    print(f"linalg checks on {dev}: {total - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
