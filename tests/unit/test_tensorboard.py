@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import socket
@@ -278,6 +279,25 @@ def ours(tmp_path_factory):
     return read_dir(root), (t0, t1), other_files(root)
 
 
+def _blas_sum_squares(x, y):
+    """y with each histogram's sum_squares replaced by x's where they differ by at most 4 ulps.
+    PyTorch's (and our) histograms take it as ``values.dot(values)``: numpy hands that to OpenBLAS,
+    whose kernel (chosen per CPU) sums in its own order, so the last bits depend on the machine (the
+    goldens' PyTorch ran on another CPU than an AMD EPYC, where the last digit differs). Every other
+    field stays bit for bit."""
+    if isinstance(x, dict) and isinstance(y, dict):
+        out = {k: _blas_sum_squares(x.get(k), v) for k, v in y.items()}
+        a, b = x.get("sum_squares"), y.get("sum_squares")
+        if isinstance(a, str) and isinstance(b, str) and a.startswith("d:") and b.startswith("d:"):
+            fa, fb = float.fromhex(a[2:]), float.fromhex(b[2:])
+            if abs(fa - fb) <= 4 * math.ulp(fb):
+                out["sum_squares"] = a
+        return out
+    if isinstance(x, list) and isinstance(y, list) and len(x) == len(y):
+        return [_blas_sum_squares(a, b) for a, b in zip(x, y)]
+    return y
+
+
 @pytest.mark.parametrize("scenario", sorted(GOLDEN["cases"]))
 def test_event_files_match_pytorch(ours, scenario):
     (cases, _), _, _ = ours
@@ -288,6 +308,7 @@ def test_event_files_match_pytorch(ours, scenario):
         assert [len(f) for f in mine[sub]] == [len(f) for f in theirs[sub]], f"{sub}: events per file"
         for k, (a, b) in enumerate(zip(mine[sub], theirs[sub])):
             for j, (x, y) in enumerate(zip(a, b)):
+                y = _blas_sum_squares(x, y)
                 assert x == y, f"{scenario}/{sub} file {k} event {j}:\nours  {x}\ntorch {y}"
 
 
