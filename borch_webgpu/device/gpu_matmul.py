@@ -74,11 +74,11 @@ def _gemm_slots(RM: int, RN: int, TD: int) -> dict[str, str]:
     fma = [f"      let a{i} = As[kk * PA + {TD * i}u + ty];" for i in range(RM)]
     fma += [f"      let b{j} = Bs[kk * PB + {TD * j}u + tx];" for j in range(RN)]
     fma += [f"      c{i}{r}{j} += a{i}.{'xyzw'[r]} * b{j};" for i, r, j in accs]
-    store = ["  var row: u32;"]
+    store = ["  let M = pu(0u);", "  let N = pu(1u);", "  var row: u32;"]
     for i in range(RM):
         for r in range(4):
-            store.append(f"  row = m0 + {4 * TD * i + r}u + ty * 4u;")
-            calls = " ".join(f"emit(o + row * N, row, n0 + {4 * TD * j}u + tx * 4u, c{i}{r}{j}, offs.z, N);"
+            store.append(f"  row = t.m0 + {4 * TD * i + r}u + ty * 4u;")
+            calls = " ".join(f"emit(t.o + row * N, row, t.n0 + {4 * TD * j}u + tx * 4u, c{i}{r}{j}, t.c_base, N);"
                              for j in range(RN))
             store.append(f"  if (row < M) {{ {calls} }}")
     return {"ACC_DECL": decl, "FMA": "\n".join(fma), "STORE": "\n".join(store)}

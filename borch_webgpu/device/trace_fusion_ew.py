@@ -221,11 +221,16 @@ def _foldable(k) -> bool:
     return _plain(k) or bool(k and k[0] == "ewf")
 
 
+def operand_limit(rt) -> int:
+    """How many storage buffers a fused kernel may read beside the one it writes (at most 8)."""
+    return min(int(rt.limits.get("maxStorageBuffersPerShaderStage", 8)) - 1, 8)
+
+
 def fuse(rt, cap) -> int:
     """Fold elementwise producers into their only reader; returns how many dispatches went."""
     if not ENABLED:
         return 0
-    limit = min(int(rt.limits.get("maxStorageBuffersPerShaderStage", 8)) - 1, 8)   # outside operands
+    limit = operand_limit(rt)   # outside operands
     keys = _key_of(rt)
     patched = {i for i, _, _ in cap.patches}
     touch = _uses(cap)

@@ -66,7 +66,7 @@ def fuse(rt, cap) -> int:
     """Fold elementwise producers into the reductions that alone read them; returns how many went."""
     if not ENABLED:
         return 0
-    limit = min(int(rt.limits.get("maxStorageBuffersPerShaderStage", 8)) - 1, 8)   # the producer's operands
+    limit = ew.operand_limit(rt)   # the producer's operands
     keys = _key_of(rt)
     patched = {i for i, _, _ in cap.patches}
     touch = _uses(cap)

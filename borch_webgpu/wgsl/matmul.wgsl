@@ -109,20 +109,42 @@ fn emit(o: u32, row: u32, col: u32, v: V, c_base: u32, N: u32) {
   }
 }
 
-// The output tile of workgroup number flat: (split, batch entry, first row m0, first column n0), or
-// none (x = 0xffffffff) past the grid. Grouped order: 8 tile rows at a time sweep the tile columns, so
-// workgroups that run together share A and B tiles in L2.
-fn tile_of(flat: u32) -> vec4<u32> {
+// The output tile of workgroup number flat (none past the grid): its first row and column, where its
+// operands start, its K range (one split's), where its outputs go. Grouped order: 8 tile rows at a time
+// sweep the tile columns, so workgroups that run together share A and B tiles in L2.
+struct Tile {
+  valid: bool, m0: u32, n0: u32, a_base: u32, b_base: u32, c_base: u32,
+  k_begin: u32, k_end: u32, rows: u32, cols: u32, o: u32,
+}
+
+fn tile_at(flat: u32) -> Tile {
+  var t: Tile;
+  let M = pu(0u);
+  let N = pu(1u);
   let tiles_n = pu(5u);
   let per_batch = pu(4u) * tiles_n;
   let per_split = per_batch * pu(3u);
-  if (flat >= per_split * pu(19u)) { return vec4<u32>(0xffffffffu); }
-  let t = flat % per_batch;
+  t.valid = flat < per_split * pu(19u);
+  if (!t.valid) { return t; }
+  let split = flat / per_split;
+  let bt = (flat % per_split) / per_batch;
+  let i = flat % per_batch;
   let in_group = 8u * tiles_n;
-  let first_m = (t / in_group) * 8u;
+  let first_m = (i / in_group) * 8u;
   let group_m = min(pu(4u) - first_m, 8u);
-  return vec4<u32>(flat / per_split, (flat % per_split) / per_batch,
-                   (first_m + (t % in_group) % group_m) * BM, ((t % in_group) / group_m) * BN);
+  t.m0 = (first_m + (i % in_group) % group_m) * BM;
+  t.n0 = ((i % in_group) / group_m) * BN;
+  let offs = batch_offsets(bt);
+  t.a_base = offs.x + t.m0 * pu(10u);
+  t.b_base = offs.y + t.n0 * pu(13u);
+  t.c_base = offs.z;
+  t.k_begin = split * pu(9u);
+  t.k_end = min(pu(2u), t.k_begin + pu(9u));
+  t.rows = M - t.m0;
+  t.cols = N - t.n0;
+  t.o = bt * M * N;
+  if (SPLIT) { t.o += split * pu(3u) * M * N; }
+  return t;
 }
 
 //@op gemm
@@ -133,22 +155,8 @@ fn tile_of(flat: u32) -> vec4<u32> {
 @compute @workgroup_size(16, 16)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
-  let M = pu(0u);
-  let N = pu(1u);
-  let K = pu(2u);
-  let tile = tile_of(wg.y * nwg.x + wg.x);
-  if (tile.x == 0xffffffffu) { return; }
-  let split = tile.x;
-  let bt = tile.y;
-  let m0 = tile.z;
-  let n0 = tile.w;
-  let offs = batch_offsets(bt);
-  let a_base = offs.x + m0 * pu(10u);
-  let b_base = offs.y + n0 * pu(13u);
-  let k_begin = split * pu(9u);
-  let k_end = min(K, k_begin + pu(9u));
-  let rows = M - m0;
-  let cols = N - n0;
+  let t = tile_at(wg.y * nwg.x + wg.x);
+  if (!t.valid) { return; }
 
   // this thread's 4-row strip of the A tile (ag: strip, ak: k) and of the B tile
   var ag: u32;
@@ -161,29 +169,27 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   let b_on = bg < BN / 4u && bk < BK;
   var ra = V(T(0));
   var rb = V(T(0));
-  if (a_on) { ra = load_a(a_base, ag * 4u, k_begin + ak, rows, k_end); }
-  if (b_on) { rb = load_b(b_base, bg * 4u, k_begin + bk, cols, k_end); }
+  if (a_on) { ra = load_a(t.a_base, ag * 4u, t.k_begin + ak, t.rows, t.k_end); }
+  if (b_on) { rb = load_b(t.b_base, bg * 4u, t.k_begin + bk, t.cols, t.k_end); }
 
   let tx = lid.x;
   let ty = lid.y;
 {{ACC_DECL}}
-  for (var k0 = k_begin; k0 < k_end; k0 += BK) {
+  for (var k0 = t.k_begin; k0 < t.k_end; k0 += BK) {
     workgroupBarrier();
     if (a_on) { As[ak * PA + ag] = ra; }
     if (b_on) { Bs[bk * PB + bg] = rb; }
     workgroupBarrier();
     let kn = k0 + BK;
-    if (kn < k_end) {
-      if (a_on) { ra = load_a(a_base, ag * 4u, kn + ak, rows, k_end); }
-      if (b_on) { rb = load_b(b_base, bg * 4u, kn + bk, cols, k_end); }
+    if (kn < t.k_end) {
+      if (a_on) { ra = load_a(t.a_base, ag * 4u, kn + ak, t.rows, t.k_end); }
+      if (b_on) { rb = load_b(t.b_base, bg * 4u, kn + bk, t.cols, t.k_end); }
     }
     for (var kk = 0u; kk < BK; kk++) {
 {{FMA}}
     }
   }
 
-  var o = bt * M * N;
-  if (SPLIT) { o += split * pu(3u) * M * N; }
 {{STORE}}
 }
 
@@ -195,38 +201,24 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
 @compute @workgroup_size({{TD}}, {{TD}})
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) li: u32) {
-  let M = pu(0u);
-  let N = pu(1u);
-  let K = pu(2u);
-  let tile = tile_of(wg.y * nwg.x + wg.x);
-  if (tile.x == 0xffffffffu) { return; }
-  let split = tile.x;
-  let bt = tile.y;
-  let m0 = tile.z;
-  let n0 = tile.w;
-  let offs = batch_offsets(bt);
-  let a_base = offs.x + m0 * pu(10u);
-  let b_base = offs.y + n0 * pu(13u);
-  let k_begin = split * pu(9u);
-  let k_end = min(K, k_begin + pu(9u));
-  let rows = M - m0;
-  let cols = N - n0;
+  let t = tile_at(wg.y * nwg.x + wg.x);
+  if (!t.valid) { return; }
   let tx = lid.x;
   let ty = lid.y;
 {{ACC_DECL}}
-  for (var k0 = k_begin; k0 < k_end; k0 += BK) {
+  for (var k0 = t.k_begin; k0 < t.k_end; k0 += BK) {
     workgroupBarrier();
     for (var s = li; s < BM / 4u * BK; s += TD * TD) {
       var g: u32;
       var k: u32;
       if (A_KFAST) { k = s % BK; g = s / BK; } else { g = s % (BM / 4u); k = s / (BM / 4u); }
-      As[k * PA + g] = load_a(a_base, g * 4u, k0 + k, rows, k_end);
+      As[k * PA + g] = load_a(t.a_base, g * 4u, k0 + k, t.rows, t.k_end);
     }
     for (var s = li; s < BN / 4u * BK; s += TD * TD) {
       var g: u32;
       var k: u32;
       if (B_KFAST) { k = s % BK; g = s / BK; } else { g = s % (BN / 4u); k = s / (BN / 4u); }
-      Bs[k * PB + g] = load_b(b_base, g * 4u, k0 + k, cols, k_end);
+      Bs[k * PB + g] = load_b(t.b_base, g * 4u, k0 + k, t.cols, t.k_end);
     }
     workgroupBarrier();
     for (var kk = 0u; kk < BK; kk++) {
@@ -234,8 +226,6 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
     }
   }
 
-  var o = bt * M * N;
-  if (SPLIT) { o += split * pu(3u) * M * N; }
 {{STORE}}
 }
 
