@@ -45,6 +45,9 @@ fn row_base(r: u32, strides: u32, offset: u32) -> u32 {
 }
 
 const L: u32 = 2048u;
+// threads of the shared-memory modes (local, init, merge): 256 on GPUs, fewer on software adapters,
+// where every barrier switches each 4-thread subgroup of the workgroup in and out
+const WG: u32 = {{WG}}u;
 const PAD: u32 = 0xffffffffu;
 
 fn ckey(v: T) -> u32 {
@@ -61,7 +64,7 @@ var<workgroup> si: array<u32, 2048>;
 // sits at position gbase of its row; blocks of seg are sorted ascending at the last stage.
 fn local_steps(li: u32, gbase: u32, k: u32, j0: u32, seg: u32) {
   for (var j = j0; j > 0u; j >>= 1u) {
-    for (var t = li; t < L / 2u; t += 256u) {
+    for (var t = li; t < L / 2u; t += WG) {
       let i = ((t & ~(j - 1u)) << 1u) | (t & (j - 1u));
       let l = i | j;
       let asc = k >= seg || ((gbase + i) & k) == 0u;
@@ -81,15 +84,14 @@ fn local_steps(li: u32, gbase: u32, k: u32, j0: u32, seg: u32) {
 }
 
 //@mode local
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
   let flat = wg.y * nwg.x + wg.x;
   let seg = pu(6u);
   let per = L / seg;
   if (flat * per >= pu(0u)) { return; }
-  for (var e = 0u; e < 8u; e++) {
-    let i = e * 256u + li;
+  for (var i = li; i < L; i += WG) {
     let r = flat * per + i / seg;
     let p = i & (seg - 1u);
     var k = PAD;
@@ -103,8 +105,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   }
   workgroupBarrier();
   for (var k = 2u; k <= seg; k <<= 1u) { local_steps(li, 0u, k, k >> 1u, seg); }
-  for (var e = 0u; e < 8u; e++) {
-    let i = e * 256u + li;
+  for (var i = li; i < L; i += WG) {
     let r = flat * per + i / seg;
     let p = i & (seg - 1u);
     if (r < pu(0u) && p < pu(10u)) {
@@ -117,7 +118,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
 }
 
 //@mode init
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
   let flat = wg.y * nwg.x + wg.x;
@@ -127,8 +128,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   if (r >= pu(0u)) { return; }
   let gbase = (flat % blocks) * L;
   let ib = row_base(pu(11u) + r, 24u, pu(3u));
-  for (var e = 0u; e < 8u; e++) {
-    let i = e * 256u + li;
+  for (var i = li; i < L; i += WG) {
     let p = gbase + i;
     var k = PAD;
     var ix = PAD;
@@ -141,8 +141,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   }
   workgroupBarrier();
   for (var k = 2u; k <= L; k <<= 1u) { local_steps(li, gbase, k, k >> 1u, seg); }
-  for (var e = 0u; e < 8u; e++) {
-    let i = e * 256u + li;
+  for (var i = li; i < L; i += WG) {
     tmp[r * seg + gbase + i] = vec2<u32>(sk[i], si[i]);
   }
 }
@@ -186,7 +185,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
 }
 
 //@mode merge
-@compute @workgroup_size(256)
+@compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) li: u32) {
   let flat = wg.y * nwg.x + wg.x;
@@ -195,8 +194,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   let r = flat / blocks;
   if (r >= pu(0u)) { return; }
   let gbase = (flat % blocks) * L;
-  for (var e = 0u; e < 8u; e++) {
-    let i = e * 256u + li;
+  for (var i = li; i < L; i += WG) {
     let v = tmp[r * seg + gbase + i];
     sk[i] = v.x;
     si[i] = v.y;
@@ -205,16 +203,14 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
   let k = pu(7u);
   local_steps(li, gbase, k, L >> 1u, seg);
   if (k < seg) {
-    for (var e = 0u; e < 8u; e++) {
-      let i = e * 256u + li;
+    for (var i = li; i < L; i += WG) {
       tmp[r * seg + gbase + i] = vec2<u32>(sk[i], si[i]);
     }
     return;
   }
   let ib = row_base(pu(11u) + r, 24u, pu(3u));
   let ob = row_base(pu(11u) + r, 36u, 0u);
-  for (var e = 0u; e < 8u; e++) {
-    let i = e * 256u + li;
+  for (var i = li; i < L; i += WG) {
     let p = gbase + i;
     if (p < pu(10u)) {
       let src = si[i];
