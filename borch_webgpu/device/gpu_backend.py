@@ -336,13 +336,18 @@ _backend: GPUBackend | None = None
 REDUCE_WIDTH = {"gpu": 256, "software": 16}
 
 
-def reduce_width(rt) -> int:
-    """REDUCE_WIDTH for runtime rt's adapter."""
+def software_adapter(rt) -> bool:
+    """True when runtime rt's adapter is a software renderer (SwiftShader, llvmpipe); cached on rt."""
     soft = rt.__dict__.get("_software_adapter")
     if soft is None:
         from .webgpu import is_software
         soft = rt.__dict__["_software_adapter"] = is_software(getattr(rt, "adapter", None) or {})
-    return REDUCE_WIDTH["software" if soft else "gpu"]
+    return soft
+
+
+def reduce_width(rt) -> int:
+    """REDUCE_WIDTH for runtime rt's adapter."""
+    return REDUCE_WIDTH["software" if software_adapter(rt) else "gpu"]
 
 
 INT64_REDUCE = ("sum", "prod")

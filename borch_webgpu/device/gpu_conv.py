@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from . import trace_fusion, trace_fusion_tail
 from .conv_wgsl import _threads, source
-from .gpu_backend import GPUStorage, backend
+from .gpu_backend import GPUStorage, backend, software_adapter
 from .webgpu import groups_for
 
 __all__ = ["Geometry", "forward", "input_grad", "weight_grad", "source"]
@@ -84,15 +84,11 @@ def bn_variant(rt, key: tuple, bn, n_bufs: int, res=None) -> tuple[int, int]:
                        "w" + "r" * (n_bufs - 1))
 
 
-_software: bool | None = None
+_software: bool | None = None  # tests set it to run either kind of tile on any adapter
 
 
 def _is_software() -> bool:
-    global _software
-    if _software is None:
-        from .webgpu import is_software, runtime
-        _software = is_software(runtime().adapter)
-    return _software
+    return software_adapter(backend().rt) if _software is None else _software
 
 
 def _tile(M: int, N: int, G: int) -> tuple[int, ...]:

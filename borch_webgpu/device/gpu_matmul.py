@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 
 from . import kernels
-from .gpu_backend import GPUStorage, backend, coalesce, f32_bits
+from .gpu_backend import GPUStorage, backend, coalesce, f32_bits, software_adapter
 from .webgpu import groups_for
 
 __all__ = ["gemm", "source"]
@@ -183,11 +183,7 @@ _software: bool | None = None  # tests set it to run either kernel on any adapte
 
 
 def _is_software() -> bool:
-    global _software
-    if _software is None:
-        from .webgpu import is_software, runtime
-        _software = is_software(runtime().adapter)
-    return _software
+    return software_adapter(backend().rt) if _software is None else _software
 
 
 def tile_config(nb: int, M: int, N: int) -> tuple[int, int]:

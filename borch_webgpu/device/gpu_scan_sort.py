@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import gpu_int64_promote as promote, kernels
 from .int64_range import CHECKED_SCAN, MESSAGES
-from .gpu_backend import MAX_RANK, GPUStorage, backend, coalesce, contiguous_strides
+from .gpu_backend import MAX_RANK, GPUStorage, backend, coalesce, contiguous_strides, software_adapter
 from .webgpu import groups_for
 
 __all__ = ["scan", "sort", "scatter", "gather", "SCAN_STATE_WORDS"]
@@ -137,10 +137,9 @@ def _after(rt, checked: bool, out: GPUStorage, slot=0, x=None, d=0, block="", re
 
 
 # ---- sorts --------------------------------------------------------------------------------------------
-def _sort_wg() -> int:
-    """Threads of the shared-memory sort modes on this adapter (SORT_WG)."""
-    from .webgpu import is_software, runtime
-    return SORT_WG["software" if is_software(runtime().adapter) else "gpu"]
+def _sort_wg(rt) -> int:
+    """Threads of the shared-memory sort modes on runtime rt's adapter (SORT_WG)."""
+    return SORT_WG["software" if software_adapter(rt) else "gpu"]
 
 
 def _sort_source(T: str, mode: str, wg: int = 256) -> str:
@@ -193,7 +192,7 @@ def sort(x, d: int, descending: bool, kout: int) -> tuple[GPUStorage, GPUStorage
     T = x.dtype.wgsl
 
     def pipe(mode: str, mask: str):
-        wg = _sort_wg()
+        wg = _sort_wg(rt)
         return rt.pipeline(("sort", mode, T, wg), lambda: _sort_source(T, mode, wg), mask)
 
     if seg <= LOCAL:
